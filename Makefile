@@ -1,0 +1,106 @@
+# feed.fcgi: listing feeds (Yads, Jooble, sitemaps...) from a board's MySQL
+# database, as a FastCGI program for Apache mod_fcgid.
+#
+#   make            build cgi-bin/feed.fcgi
+#   make run        install what is missing, start a demo board and serve it
+#   make stop       stop what `make run` started
+#   make test       install what is missing, build, run every test
+#   make bench      measure against the legacy PHP scripts (see bench/README.md)
+#   make install    prefix=/usr/local DESTDIR= (binary, templates, sql, conf)
+
+prefix     ?= /usr/local
+bindir     ?= $(prefix)/lib/cgi-bin
+datadir    ?= $(prefix)/share/feed-fcgi
+sysconfdir ?= $(prefix)/etc/feed-fcgi
+DESTDIR    ?=
+
+CXX      ?= g++
+CXXFLAGS ?= -O2 -g
+BUILD    ?= build
+SANITIZE ?=
+
+ifneq ($(SANITIZE),)
+BUILD    := build/sanitize
+CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib
+LDLIBS := -lfcgi -lmysqlcppconn -ltinyxml2 -lz
+
+LIB_SRC   := $(wildcard lib/*.cpp)
+LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
+UNIT_SRC  := $(wildcard tests/unit/*.cpp)
+UNIT_OBJ  := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
+INTEG_SRC := $(wildcard tests/integration/*.cpp) tests/support/test_env.cpp
+INTEG_OBJ := $(INTEG_SRC:%.cpp=$(BUILD)/%.o)
+E2E_SRC   := $(wildcard tests/e2e/*.cpp) tests/support/test_env.cpp
+E2E_OBJ   := $(E2E_SRC:%.cpp=$(BUILD)/%.o)
+FUZZ_SRC  := $(wildcard tests/fuzz/*_fuzz.cpp)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
+
+BIN := cgi-bin/feed.fcgi
+
+.PHONY: all deps run stop test unit integration e2e fuzz bench install clean
+all: $(BIN)
+
+$(BUILD)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c -o $@ $<
+
+$(BUILD)/libfeed.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/feed.fcgi: $(BUILD)/cgi-bin/feed.o $(BUILD)/libfeed.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN): $(BUILD)/feed.fcgi
+	cp $< $@
+
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libfeed.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lgtest -lgtest_main -pthread
+
+$(BUILD)/integration_tests: $(INTEG_OBJ) $(BUILD)/libfeed.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lgtest -lgtest_main -pthread
+
+$(BUILD)/e2e_tests: $(E2E_OBJ) $(BUILD)/libfeed.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lgtest -lgtest_main -pthread
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/driver.o $(BUILD)/libfeed.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	@tools/deps.sh
+
+unit: $(BUILD)/unit_tests
+	$(BUILD)/unit_tests
+
+fuzz: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do echo "== $$f"; $$f -runs=$${FUZZ_RUNS:-20000} || exit 1; done
+
+# Everything, against a private MariaDB and Apache the harness starts and
+# stops itself; prints "N passed, N failed" last.
+test: deps
+	@tests/run.sh
+
+run: deps all
+	@tools/demo.sh start
+
+stop:
+	@tools/demo.sh stop
+
+bench: deps
+	@bench/run.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir)/sql $(DESTDIR)$(sysconfdir)
+	install -m 755 $(BIN) $(DESTDIR)$(bindir)/feed.fcgi
+	install -m 644 templates/*.xml $(DESTDIR)$(datadir)/templates/
+	install -m 644 sql/*.sql $(DESTDIR)$(datadir)/sql/
+	install -m 644 conf/*.ini $(DESTDIR)$(sysconfdir)/
+
+clean:
+	rm -rf build $(BIN)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

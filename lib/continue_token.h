@@ -1,0 +1,48 @@
+// The Yads <continue> token: where the next page starts, carried by the
+// robot instead of a server-side session.
+//
+// A token holds the run's start moment (so every page of one run shows the
+// same yml_catalog date and binds the same :now) and the keyset position of
+// the last row sent (up to 3 integers). It is at most 32 characters, all
+// [0-9A-Za-z], and tamper-evident: a keyed MAC (SipHash-2-4 keyed from the
+// config secret, truncated to 48 bits) covers the payload and the `binding`
+// string (the feed name and the normalised `date` it was issued for), so a
+// forged or altered token, or one replayed with another `date` or on another
+// feed, does not decode.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace feed {
+
+struct ContinueToken {
+  int64_t run_start = 0;        // NaiveSeconds of the run's start, site time
+  std::vector<int64_t> keyset;  // the last row's keyset values, 1 to 3 of them
+  friend bool operator==(const ContinueToken&, const ContinueToken&) = default;
+};
+
+class ContinueTokenCodec {
+ public:
+  // REQUIRES: secret is not empty.
+  explicit ContinueTokenCodec(std::string_view secret);
+
+  // REQUIRES: 1 <= token.keyset.size() <= 3, every value and run_start in
+  // [-2^47, 2^47). Returns at most 32 characters of [0-9A-Za-z].
+  std::string Encode(const ContinueToken& token, std::string_view binding) const;
+
+  // std::nullopt for anything Encode did not produce with this secret and
+  // this binding: wrong length or alphabet, bad MAC, malformed payload.
+  std::optional<ContinueToken> Decode(std::string_view text, std::string_view binding) const;
+
+ private:
+  uint64_t k0_, k1_;
+};
+
+// SipHash-2-4 of `data` under the 128-bit key (k0, k1).
+uint64_t SipHash24(uint64_t k0, uint64_t k1, std::string_view data);
+
+}  // namespace feed

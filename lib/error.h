@@ -1,0 +1,44 @@
+// The project's one error vocabulary. Every module edge reports failure as a
+// FeedError whose kind decides the HTTP answer; foreign exceptions
+// (sql::SQLException, tinyxml2 errors, std::bad_alloc from parsing) are caught
+// inside the module that calls the foreign code and turned into a FeedError
+// with the context a log reader needs.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace feed {
+
+enum class ErrorKind {
+  kBadRequest,        // 400: a parameter the client sent is malformed
+  kNotFound,          // 404: no feed at that path
+  kMethodNotAllowed,  // 405: not GET or HEAD
+  kUnavailable,       // 503: the database cannot be reached now
+  kConfig,            // start-up: config, template or SQL mapping is wrong
+  kInternal,          // anything else; a bug or a server-side fault
+};
+
+class FeedError : public std::runtime_error {
+ public:
+  FeedError(ErrorKind kind, const std::string& message)
+      : std::runtime_error(message), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
+
+ private:
+  ErrorKind kind_;
+};
+
+// Shorthands, so that call sites read as what went wrong.
+inline FeedError BadRequest(const std::string& m) { return {ErrorKind::kBadRequest, m}; }
+inline FeedError NotFound(const std::string& m) { return {ErrorKind::kNotFound, m}; }
+inline FeedError Unavailable(const std::string& m) { return {ErrorKind::kUnavailable, m}; }
+inline FeedError ConfigError(const std::string& m) { return {ErrorKind::kConfig, m}; }
+inline FeedError InternalError(const std::string& m) { return {ErrorKind::kInternal, m}; }
+
+// The HTTP status code and reason phrase for an error kind (kConfig and
+// kInternal both map to 500).
+int HttpStatus(ErrorKind kind);
+const char* HttpReason(int status);
+
+}  // namespace feed

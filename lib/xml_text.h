@@ -1,0 +1,73 @@
+// Writing text into an XML document in the feed's output encoding, in one
+// pass: UTF-8 in (possibly invalid, straight from the database), escaped
+// bytes out.
+//
+// Rules (FEEDS.md, "Common to every feed"):
+//  - Invalid UTF-8 (stray continuation bytes, overlong forms, surrogates,
+//    code points past U+10FFFF, truncated sequences) never reaches the
+//    output: each invalid byte is dropped.
+//  - Characters XML 1.0 forbids (anything outside #x9 #xA #xD #x20-#xD7FF
+//    #xE000-#xFFFD #x10000-#x10FFFF) are dropped; they are illegal even as
+//    references.
+//  - A character the output charset cannot hold is written as a decimal
+//    numeric character reference of its code point (&#128512;), never '?'.
+//  - Text context escapes & < > ; attribute context also escapes " (as
+//    &quot;) and writes TAB, LF, CR as &#9; &#10; &#13; so that attribute
+//    normalisation keeps them.
+//  - CDATA context writes the content raw, except that ']]>' is split across
+//    two sections (']]' + ']]><![CDATA[' + '>') and a character the charset
+//    cannot hold closes the section, is written as a reference and a new
+//    section opens: "]]>&#128512;<![CDATA[". The caller writes the opening
+//    "<![CDATA[" and the closing "]]>" around the content.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace feed {
+
+enum class Charset { kUtf8, kWindows1251 };
+
+// "UTF-8"/"utf-8"/"utf8" and "windows-1251"/"cp1251" (case-insensitive).
+std::optional<Charset> CharsetFromName(std::string_view name);
+// The IANA name written in the XML declaration and Content-Type:
+// "UTF-8" or "windows-1251".
+const char* CharsetName(Charset cs);
+
+enum class XmlContext { kText, kAttribute, kCData };
+
+// Appends `utf8` to `out`, cleaned, escaped for `ctx` and encoded in `cs`.
+void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, Charset cs);
+
+// Appends `utf8` to `out` encoded in `cs` with no escaping: for template
+// literals (tag names, literal text already escaped by the template parser).
+// Characters `cs` cannot hold become references, as above.
+void AppendEncoded(std::string& out, std::string_view utf8, Charset cs);
+
+// Decodes one UTF-8 sequence at the start of `s`. On success returns the code
+// point and sets *len to the sequence length (1-4). On an invalid sequence
+// returns std::nullopt and sets *len to 1 (the byte to skip).
+// REQUIRES: !s.empty().
+std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len);
+
+// Appends code point `cp` (REQUIRES: a valid scalar value) as UTF-8.
+void AppendUtf8(std::string& out, char32_t cp);
+
+// True when XML 1.0 allows `cp` in a document.
+bool IsXmlChar(char32_t cp);
+
+// The windows-1251 byte for `cp`, or std::nullopt when the code page has none.
+std::optional<unsigned char> ToCp1251(char32_t cp);
+
+// The code point of windows-1251 byte `b` (0x98, undefined, gives U+FFFD
+// which is never produced by ToCp1251).
+char32_t FromCp1251(unsigned char b);
+
+// Returns `utf8` with invalid sequences and XML-illegal characters removed,
+// still UTF-8. Used where text is tested before it is written (rules such as
+// "required field is empty").
+std::string CleanUtf8(std::string_view utf8);
+
+}  // namespace feed
