@@ -25,7 +25,7 @@ CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
-override CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -Itests/support
 LDLIBS := -lfcgi -lmysqlcppconn -ltinyxml2 -lz
 
 LIB_SRC   := $(wildcard lib/*.cpp)
@@ -55,7 +55,7 @@ $(BUILD)/feed.fcgi: $(BUILD)/cgi-bin/feed.o $(BUILD)/libfeed.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BIN): $(BUILD)/feed.fcgi
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libfeed.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lgtest -lgtest_main -pthread

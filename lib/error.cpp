@@ -9,6 +9,7 @@ int HttpStatus(ErrorKind kind) {
     case ErrorKind::kMethodNotAllowed: return 405;
     case ErrorKind::kUnavailable: return 503;
     case ErrorKind::kConfig:
+    case ErrorKind::kClientGone:
     case ErrorKind::kInternal: return 500;
   }
   return 500;

@@ -16,6 +16,7 @@ enum class ErrorKind {
   kMethodNotAllowed,  // 405: not GET or HEAD
   kUnavailable,       // 503: the database cannot be reached now
   kConfig,            // start-up: config, template or SQL mapping is wrong
+  kClientGone,        // writing to the client failed: it went away
   kInternal,          // anything else; a bug or a server-side fault
 };
 

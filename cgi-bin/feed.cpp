@@ -1,0 +1,209 @@
+// feed.fcgi: the entry point. It only works out how it was started
+// (FastCGI under mod_fcgid or spawn-fcgi, plain CGI, or the command line),
+// builds the App from the config and hands each request to it.
+#include <fcgiapp.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "error.h"
+
+namespace {
+
+const char kUsage[] =
+    "usage: feed.fcgi [--config FILE] [COMMAND ...]\n"
+    "\n"
+    "Serves listing feeds (Yads, Jooble, ...) from a board's database.\n"
+    "Without a command it serves requests: FastCGI when started by a FastCGI\n"
+    "server (Apache mod_fcgid, spawn-fcgi), one CGI request otherwise.\n"
+    "\n"
+    "Commands:\n"
+    "  render PATH [NAME=VALUE ...] [-o FILE]\n"
+    "        write the feed at PATH (such as /yads) to FILE or stdout, with\n"
+    "        the request parameters given (date=\"2026-11-01 00:00:00\",\n"
+    "        continue=TOKEN); prints a summary (rows, rows left out and why,\n"
+    "        the continue token) on stderr. Exit 0 on success, 1 otherwise.\n"
+    "  check  load the config, templates and SQL and check them against the\n"
+    "        database; exit 0 when all is well.\n"
+    "\n"
+    "The config file comes from --config or FEED_CONFIG. FEED_DB_HOST,\n"
+    "FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD and\n"
+    "FEED_DB_NAME override its [database] keys.\n";
+
+// libfcgi's output stream of one request.
+class FcgxSink : public feed::Sink {
+ public:
+  explicit FcgxSink(FCGX_Stream* s) : s_(s) {}
+  void Write(std::string_view b) override {
+    if (!b.empty() && FCGX_PutStr(b.data(), static_cast<int>(b.size()), s_) < 0) {
+      throw feed::FeedError(feed::ErrorKind::kClientGone, "FastCGI write failed");
+    }
+  }
+  void Flush() override {
+    if (FCGX_FFlush(s_) < 0) throw feed::FeedError(feed::ErrorKind::kClientGone, "FastCGI flush failed");
+  }
+
+ private:
+  FCGX_Stream* s_;
+};
+
+// On the command line: the body of a 200 goes to the output, an error's
+// one-line message to stderr.
+class CommandLineSink : public feed::Sink {
+ public:
+  explicit CommandLineSink(FILE* out) : file_(out), err_(stderr) {}
+  void Write(std::string_view b) override {
+    if (target_) return target_->Write(b);
+    head_.append(b);
+    size_t end = head_.find("\r\n\r\n");
+    if (end == std::string::npos) return;
+    status_ = std::atoi(head_.c_str() + std::strlen("Status: "));
+    target_ = status_ == 200 ? &file_ : &err_;
+    std::string rest = head_.substr(end + 4);
+    head_.clear();
+    target_->Write(rest);
+  }
+  void Flush() override {
+    if (target_) target_->Flush();
+  }
+  int status() const { return status_; }
+
+ private:
+  feed::FileSink file_, err_;
+  feed::Sink* target_ = nullptr;
+  std::string head_;
+  int status_ = 0;
+};
+
+std::string PercentEncode(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+int Render(feed::App& app, const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  feed::Request req;
+  req.method = "GET";
+  req.path_info = args[0];
+  std::string output;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "-o" && i + 1 < args.size()) {
+      output = args[++i];
+      continue;
+    }
+    size_t eq = args[i].find('=');
+    if (eq == std::string::npos) {
+      std::fprintf(stderr, "feed.fcgi: expected NAME=VALUE, not '%s'\n", args[i].c_str());
+      return 2;
+    }
+    req.query_string += (req.query_string.empty() ? "" : "&") + PercentEncode(args[i].substr(0, eq)) + "=" +
+                        PercentEncode(args[i].substr(eq + 1));
+  }
+  FILE* out = stdout;
+  if (!output.empty()) {
+    out = std::fopen(output.c_str(), "wb");
+    if (!out) {
+      std::fprintf(stderr, "feed.fcgi: cannot write %s: %s\n", output.c_str(), std::strerror(errno));
+      return 1;
+    }
+  }
+  CommandLineSink sink(out);
+  feed::FeedReport report;
+  int status = app.Handle(req, sink, true, &report);
+  bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
+  if (status != 200 || !report.complete || !closed) return 1;
+  std::fprintf(stderr, "%s: %zu rows written, %zu left out\n", req.path_info.c_str(), report.rows, report.skipped);
+  for (const std::string& s : report.skipped_items) std::fprintf(stderr, "  left out: %s\n", s.c_str());
+  if (report.skipped > report.skipped_items.size()) {
+    std::fprintf(stderr, "  ... and %zu more\n", report.skipped - report.skipped_items.size());
+  }
+  if (report.more) std::fprintf(stderr, "continue=%s\n", report.continue_token.c_str());
+  return 0;
+}
+
+int ServeFastCgi(feed::App& app) {
+  FCGX_Request request;
+  if (FCGX_Init() != 0 || FCGX_InitRequest(&request, 0, 0) != 0) {
+    std::fputs("feed.fcgi: cannot initialise FastCGI\n", stderr);
+    return 1;
+  }
+  while (FCGX_Accept_r(&request) >= 0) {
+    // Everything needed is copied out of envp before FCGX_Finish_r.
+    feed::Request req = feed::RequestFromEnvironment(
+        [&](const char* name) { return FCGX_GetParam(name, request.envp); });
+    FcgxSink sink(request.out);
+    app.Handle(req, sink, true);
+    FCGX_Finish_r(&request);
+  }
+  return 0;
+}
+
+int ServeCgi(feed::App& app) {
+  feed::Request req = feed::RequestFromEnvironment([](const char* name) { return std::getenv(name); });
+  feed::FileSink sink(stdout);
+  app.Handle(req, sink, true);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string config_file = std::getenv("FEED_CONFIG") ? std::getenv("FEED_CONFIG") : "";
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (args.size() >= 2 && args[0] == "--config") {
+    config_file = args[1];
+    args.erase(args.begin(), args.begin() + 2);
+  }
+  if (config_file.empty()) {
+    std::fputs("feed.fcgi: no config: set FEED_CONFIG or pass --config FILE (see --help)\n", stderr);
+    return 2;
+  }
+  try {
+    feed::App app(feed::LoadConfig(config_file));
+    if (!args.empty() && args[0] == "check") {
+      app.CheckDatabase();
+      std::printf("%s: config, templates and SQL are in order\n", config_file.c_str());
+      return 0;
+    }
+    if (!args.empty() && args[0] == "render") return Render(app, {args.begin() + 1, args.end()});
+    if (!args.empty()) {
+      std::fprintf(stderr, "feed.fcgi: unknown command '%s' (see --help)\n", args[0].c_str());
+      return 2;
+    }
+    // A mapping error is reported once, at start; a database that is down
+    // now is checked again on the first request.
+    try {
+      app.CheckDatabase();
+    } catch (const feed::FeedError& e) {
+      if (e.kind() != feed::ErrorKind::kUnavailable) throw;
+      std::fprintf(stderr, "feed.fcgi: %s (will retry per request)\n", e.what());
+    }
+    return FCGX_IsCGI() ? ServeCgi(app) : ServeFastCgi(app);
+  } catch (const feed::FeedError& e) {
+    std::fprintf(stderr, "feed.fcgi: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,268 @@
+#include "config.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "datetime.h"
+#include "error.h"
+
+namespace feed {
+namespace {
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+std::string Where(const std::string& file, int line) {
+  return file + ":" + std::to_string(line) + ": ";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot read the file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string DirOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string Resolve(const std::string& base_dir, const std::string& p) {
+  if (!p.empty() && p[0] == '/') return p;
+  return base_dir + "/" + p;
+}
+
+int ParseInt(const IniValue& v, const std::string& file, const std::string& key, int lo, int hi) {
+  const std::string& s = v.value;
+  bool digits = !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+  int n = digits ? std::atoi(s.c_str()) : -1;
+  if (!digits || n < lo || n > hi) {
+    throw ConfigError(Where(file, v.line) + key + " must be a whole number from " +
+                      std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + s + "'");
+  }
+  return n;
+}
+
+std::vector<std::string> Words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string w;
+  while (in >> w) {
+    if (!w.empty() && w.back() == ',') w.pop_back();
+    if (!w.empty()) out.push_back(w);
+  }
+  return out;
+}
+
+bool IsName(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+  }
+  return true;
+}
+
+void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig* db) {
+  for (const auto& [key, v] : sec.entries) {
+    if (key == "host") db->host = v.value;
+    else if (key == "port") db->port = ParseInt(v, file, key, 1, 65535);
+    else if (key == "socket") db->socket = v.value;
+    else if (key == "user") db->user = v.value;
+    else if (key == "password") db->password = v.value;
+    else if (key == "name") db->name = v.value;
+    else if (key == "charset") {
+      if (v.value != "utf8mb4" && v.value != "utf8" && v.value != "cp1251") {
+        throw ConfigError(Where(file, v.line) + "charset must be utf8mb4, utf8 or cp1251");
+      }
+      db->charset = v.value;
+    } else {
+      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [database]");
+    }
+  }
+}
+
+FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::string& base) {
+  FeedConfig f;
+  f.name = Trim(sec.name.substr(5));
+  if (!IsName(f.name)) {
+    throw ConfigError(Where(file, sec.line) + "a feed name is letters, digits, '_' and '-': [feed NAME]");
+  }
+  f.path = "/" + f.name;
+  bool have_template = false, have_query = false;
+  int since_line = sec.line;
+  for (const auto& [key, v] : sec.entries) {
+    const std::string& s = v.value;
+    if (key == "path") {
+      if (s.size() < 2 || s[0] != '/' || s.find("..") != std::string::npos ||
+          s.find_first_of("?#% \t") != std::string::npos) {
+        throw ConfigError(Where(file, v.line) + "path must start with '/' and hold no '..', '?', '#', '%' or spaces");
+      }
+      f.path = s;
+    } else if (key == "template") {
+      f.template_file = Resolve(base, s);
+      have_template = true;
+    } else if (key == "query") {
+      f.query_file = Resolve(base, s);
+      have_query = true;
+    } else if (key == "state_query") {
+      f.state_query_file = Resolve(base, s);
+    } else if (key == "encoding") {
+      auto cs = CharsetFromName(s);
+      if (!cs) throw ConfigError(Where(file, v.line) + "encoding must be UTF-8 or windows-1251");
+      f.encoding = *cs;
+    } else if (key == "content_type") {
+      if (s.empty() || s.find_first_of(";\r\n") != std::string::npos) {
+        throw ConfigError(Where(file, v.line) + "content_type is a media type without parameters, such as text/xml");
+      }
+      f.content_type = s;
+    } else if (key == "since") {
+      auto w = Words(s);
+      since_line = v.line;
+      if (w.size() == 1 && w[0] == "none") {
+        f.since = SinceSource::kNone;
+      } else if (w.size() == 2 && w[0] == "param" && IsName(w[1])) {
+        f.since = SinceSource::kParam;
+        f.since_param = w[1];
+      } else {
+        throw ConfigError(Where(file, v.line) + "since must be 'none' or 'param NAME'");
+      }
+    } else if (key == "continue") {
+      auto w = Words(s);
+      if (w.size() != 2 || w[0] != "param" || !IsName(w[1])) {
+        throw ConfigError(Where(file, v.line) + "continue must be 'param NAME'");
+      }
+      f.continue_param = w[1];
+    } else if (key == "page_size") {
+      f.page_size = ParseInt(v, file, key, 1, 1000000);
+    } else if (key == "fetch_rows") {
+      f.fetch_rows = ParseInt(v, file, key, 1, 100000);
+    } else if (key == "keyset") {
+      f.keyset = Words(s);
+      if (f.keyset.empty() || f.keyset.size() > 3) {
+        throw ConfigError(Where(file, v.line) + "keyset names 1 to 3 result fields, such as: added id");
+      }
+    } else if (key == "secret") {
+      if (s.size() < 16) throw ConfigError(Where(file, v.line) + "secret must be at least 16 characters");
+      f.secret = s;
+    } else if (key == "settle_seconds") {
+      f.settle_seconds = ParseInt(v, file, key, 0, 86400);
+    } else {
+      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [feed " + f.name + "]");
+    }
+  }
+  if (!have_template) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs template = FILE");
+  if (!have_query) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs query = FILE");
+  if (f.keyset.empty()) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs keyset = FIELDS (the query's ORDER BY)");
+  if (!f.continue_param.empty()) {
+    if (f.page_size == 0) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no page_size");
+    if (f.secret.empty()) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no secret");
+    if (f.continue_param == f.since_param) throw ConfigError(Where(file, since_line) + "since and continue must be different parameters");
+  } else if (f.page_size != 0) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has page_size but no continue = param NAME");
+  }
+  return f;
+}
+
+void Override(const char* env, std::string* field) {
+  if (const char* v = std::getenv(env)) *field = v;
+}
+
+}  // namespace
+
+std::vector<IniSection> ParseIni(const std::string& text, const std::string& file) {
+  std::vector<IniSection> out;
+  std::set<std::string> seen_sections;
+  std::istringstream in(text);
+  std::string raw;
+  int line = 0;
+  while (std::getline(in, raw)) {
+    ++line;
+    if (raw.find('\0') != std::string::npos) throw ConfigError(Where(file, line) + "NUL byte");
+    std::string s = Trim(raw);
+    if (s.empty() || s[0] == ';' || s[0] == '#') continue;
+    if (s[0] == '[') {
+      if (s.back() != ']') throw ConfigError(Where(file, line) + "a section header is [NAME]");
+      std::string name = Trim(s.substr(1, s.size() - 2));
+      // "feed   yads" and "feed yads" are the same section.
+      auto w = Words(name);
+      name.clear();
+      for (const auto& x : w) name += (name.empty() ? "" : " ") + x;
+      if (name.empty()) throw ConfigError(Where(file, line) + "empty section name");
+      if (!seen_sections.insert(name).second) {
+        throw ConfigError(Where(file, line) + "section [" + name + "] appears twice");
+      }
+      out.push_back({name, line, {}});
+      continue;
+    }
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw ConfigError(Where(file, line) + "expected 'key = value', '[section]' or a comment");
+    }
+    if (out.empty()) throw ConfigError(Where(file, line) + "key before any [section]");
+    std::string key = Trim(s.substr(0, eq));
+    std::string value = Trim(s.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    for (const auto& [k, v] : out.back().entries) {
+      if (k == key) throw ConfigError(Where(file, line) + "key '" + key + "' repeats (first at line " + std::to_string(v.line) + ")");
+    }
+    out.back().entries.push_back({key, {value, line}});
+  }
+  return out;
+}
+
+Config ParseConfig(const std::string& text, const std::string& file, const std::string& base_dir) {
+  Config c;
+  c.file = file;
+  std::set<std::string> paths;
+  for (const IniSection& sec : ParseIni(text, file)) {
+    if (sec.name == "database") {
+      LoadDatabase(sec, file, &c.database);
+    } else if (sec.name == "site") {
+      for (const auto& [key, v] : sec.entries) {
+        if (key == "time_zone") {
+          if (!SiteZone::Use(v.value)) throw ConfigError(Where(file, v.line) + "unknown time zone '" + v.value + "'");
+          c.time_zone = v.value;
+        } else if (!IsName(key)) {
+          throw ConfigError(Where(file, v.line) + "a [site] key is letters, digits, '_' and '-'");
+        }
+        c.site[key] = v.value;
+      }
+    } else if (sec.name.rfind("feed ", 0) == 0) {
+      FeedConfig f = LoadFeed(sec, file, base_dir);
+      if (!paths.insert(f.path).second) throw ConfigError(Where(file, sec.line) + "two feeds have path " + f.path);
+      c.feeds.push_back(std::move(f));
+    } else {
+      throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name + "]; expected [database], [site] or [feed NAME]");
+    }
+  }
+  if (c.feeds.empty()) throw ConfigError(file + ": no [feed NAME] section");
+  if (!c.site.count("time_zone")) SiteZone::Use("UTC");
+  Override("FEED_DB_HOST", &c.database.host);
+  Override("FEED_DB_SOCKET", &c.database.socket);
+  Override("FEED_DB_USER", &c.database.user);
+  Override("FEED_DB_PASSWORD", &c.database.password);
+  Override("FEED_DB_NAME", &c.database.name);
+  if (const char* p = std::getenv("FEED_DB_PORT")) {
+    c.database.port = ParseInt({p, 0}, "FEED_DB_PORT", "FEED_DB_PORT", 1, 65535);
+  }
+  if (c.database.name.empty()) throw ConfigError(file + ": [database] needs name (or FEED_DB_NAME)");
+  return c;
+}
+
+Config LoadConfig(const std::string& file) {
+  return ParseConfig(ReadFile(file), file, DirOf(file));
+}
+
+}  // namespace feed

@@ -1,0 +1,92 @@
+// The site owner's configuration: one INI file (named by FEED_CONFIG) with a
+// [database] section, a [site] section and one [feed NAME] section per feed.
+// Loading checks every key and value and reports the first problem as a
+// FeedError(kConfig) whose message starts "FILE:LINE: "; the program then
+// exits without serving anything.
+//
+//   [database]              host, port, socket, user, password, name,
+//                           charset (connection character set, utf8mb4)
+//   [site]                  time_zone (IANA), and any other key, readable by
+//                           templates as {site.KEY} (url, host, title...)
+//   [feed yads]             see FeedConfig below
+//
+// FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
+// and FEED_DB_NAME in the environment override the [database] keys.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "xml_text.h"
+
+namespace feed {
+
+// One parsed INI file: sections of key/value pairs, each remembering its
+// line for error messages.
+struct IniValue {
+  std::string value;
+  int line = 0;
+};
+struct IniSection {
+  std::string name;  // "database", "feed yads"
+  int line = 0;
+  std::vector<std::pair<std::string, IniValue>> entries;  // in file order
+};
+// Parses INI text: "[section]" headers, "key = value" lines, whole-line
+// comments starting with ';' or '#', blank lines; values trimmed, optionally
+// double-quoted. A key outside a section, a duplicate key within a section,
+// a duplicate section or a line of any other form throws
+// FeedError(kConfig) "FILE:LINE: ...".
+std::vector<IniSection> ParseIni(const std::string& text, const std::string& file);
+
+struct DatabaseConfig {
+  std::string host = "localhost";
+  int port = 3306;
+  std::string socket;  // when set, used instead of host/port
+  std::string user;
+  std::string password;
+  std::string name;
+  std::string charset = "utf8mb4";
+};
+
+// Where a feed's since-moment comes from.
+enum class SinceSource {
+  kNone,     // every current item, always
+  kParam,    // a query parameter in "YYYY-MM-DD HH:MM:SS", site time (Yads)
+};
+
+struct FeedConfig {
+  std::string name;              // from the section header
+  std::string path;              // PATH_INFO that selects it: "/yads"
+  std::string template_file;     // absolute after loading
+  std::string query_file;        // the rows: named parameters, see sql_query.h
+  std::string state_query_file;  // optional: newest change, for Last-Modified/ETag
+  Charset encoding = Charset::kUtf8;
+  std::string content_type = "text/xml";
+  SinceSource since = SinceSource::kNone;
+  std::string since_param;       // with kParam: "date"
+  std::string continue_param;    // empty: one response holds every row
+  int page_size = 0;             // rows per response; 0: unpaged
+  int fetch_rows = 1000;         // rows per query (internal keyset paging)
+  std::vector<std::string> keyset;  // result fields ordering the query, 1-3
+  std::string secret;            // keys the continue token
+  int settle_seconds = 10;       // written date = run start - settle
+};
+
+struct Config {
+  std::string file;
+  DatabaseConfig database;
+  std::string time_zone = "UTC";
+  std::map<std::string, std::string> site;  // [site] keys for templates
+  std::vector<FeedConfig> feeds;
+};
+
+// Reads and checks the file; applies the FEED_DB_* environment overrides.
+Config LoadConfig(const std::string& file);
+
+// Same, from text (tests); relative paths resolve against `base_dir`.
+Config ParseConfig(const std::string& text, const std::string& file, const std::string& base_dir);
+
+}  // namespace feed

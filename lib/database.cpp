@@ -1,0 +1,199 @@
+#include "database.h"
+
+#include <cppconn/datatype.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+#include <cppconn/resultset_metadata.h>
+#include <cppconn/statement.h>
+#include <mysql_connection.h>
+#include <mysql_driver.h>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+// Client-side errors (2000-2999: cannot connect, server gone away, lost
+// connection...) and the server's own "shutting down", "too many
+// connections", "connection killed" mean the database is not there now.
+bool IsConnectionError(const sql::SQLException& e) {
+  int code = e.getErrorCode();
+  return (code >= 2000 && code < 3000) || code == 1040 || code == 1053 || code == 1927 ||
+         code == 1152 || code == 1158 || code == 1159 || code == 1160 || code == 1161 ||
+         code == 4031 || code == 0;
+}
+
+ColumnType TypeOf(int t) {
+  switch (t) {
+    case sql::DataType::BIT:
+    case sql::DataType::TINYINT:
+    case sql::DataType::SMALLINT:
+    case sql::DataType::MEDIUMINT:
+    case sql::DataType::INTEGER:
+    case sql::DataType::BIGINT:
+      return ColumnType::kInteger;
+    case sql::DataType::TIMESTAMP:
+      return ColumnType::kDateTime;
+    case sql::DataType::DATE:
+      return ColumnType::kDate;
+    default:
+      return ColumnType::kText;
+  }
+}
+
+}  // namespace
+
+Rows::Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns)
+    : rs_(std::move(rs)), values_(columns), nulls_(columns) {}
+Rows::~Rows() = default;
+Rows::Rows(Rows&&) noexcept = default;
+Rows& Rows::operator=(Rows&&) noexcept = default;
+
+Rows::Rows(std::vector<std::vector<std::optional<std::string>>> rows)
+    : held_(std::move(rows)), values_(held_.empty() ? 0 : held_[0].size()), nulls_(values_.size()) {}
+
+bool Rows::Next() {
+  if (!rs_) {
+    if (next_held_ >= held_.size()) return false;
+    const auto& r = held_[next_held_++];
+    for (size_t i = 0; i < values_.size(); ++i) {
+      nulls_[i] = !r[i].has_value();
+      values_[i] = r[i].value_or("");
+    }
+    return true;
+  }
+  try {
+    if (!rs_->next()) return false;
+    for (size_t i = 0; i < values_.size(); ++i) {
+      uint32_t col = static_cast<uint32_t>(i + 1);
+      sql::SQLString s = rs_->getString(col);
+      values_[i].assign(s.c_str(), s.length());
+      nulls_[i] = values_[i].empty() && rs_->isNull(col);
+    }
+    return true;
+  } catch (const sql::SQLException& e) {
+    throw Unavailable(std::string("reading a result: ") + e.what());
+  }
+}
+
+Database::Database(DatabaseConfig config) : config_(std::move(config)) {}
+Database::~Database() = default;
+
+void Database::Disconnect() {
+  prepared_.clear();
+  conn_.reset();
+}
+
+sql::Connection* Database::Connection() {
+  if (conn_) return conn_.get();
+  try {
+    sql::ConnectOptionsMap opts;
+    if (!config_.socket.empty()) {
+      opts["hostName"] = sql::SQLString("localhost");
+      opts["socket"] = sql::SQLString(config_.socket);
+    } else {
+      opts["hostName"] = sql::SQLString(config_.host);
+      opts["port"] = config_.port;
+    }
+    opts["userName"] = sql::SQLString(config_.user);
+    opts["password"] = sql::SQLString(config_.password);
+    opts["schema"] = sql::SQLString(config_.name);
+    opts["OPT_CHARSET_NAME"] = sql::SQLString(config_.charset);
+    opts["OPT_CONNECT_TIMEOUT"] = 5;
+    opts["OPT_READ_TIMEOUT"] = 300;
+    opts["OPT_WRITE_TIMEOUT"] = 60;
+    opts["OPT_RECONNECT"] = false;
+    sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
+    conn_.reset(driver->connect(opts));
+    std::unique_ptr<sql::Statement> st(conn_->createStatement());
+    // Feeds read committed rows as they are now, each query on its own.
+    st->execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+  } catch (const sql::SQLException& e) {
+    Disconnect();
+    throw Unavailable(std::string("cannot connect to the database: ") + e.what());
+  }
+  return conn_.get();
+}
+
+sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
+  auto it = prepared_.find(&query);
+  if (it != prepared_.end()) return it->second.get();
+  sql::Connection* c = Connection();
+  try {
+    std::unique_ptr<sql::PreparedStatement> ps(c->prepareStatement(query.text));
+    return (prepared_[&query] = std::move(ps)).get();
+  } catch (const sql::SQLException& e) {
+    if (IsConnectionError(e)) {
+      Disconnect();
+      throw Unavailable(std::string("database connection lost: ") + e.what());
+    }
+    throw InternalError(query.file + ": the database refuses the query: " + e.what());
+  }
+}
+
+std::vector<Column> Database::Describe(const SqlQuery& query) {
+  sql::PreparedStatement* ps = Prepare(query);
+  try {
+    sql::ResultSetMetaData* md = ps->getMetaData();
+    std::vector<Column> cols;
+    for (unsigned i = 1; i <= md->getColumnCount(); ++i) {
+      cols.push_back({std::string(md->getColumnLabel(i)), TypeOf(md->getColumnType(i))});
+    }
+    return cols;
+  } catch (const sql::SQLException& e) {
+    if (IsConnectionError(e)) {
+      Disconnect();
+      throw Unavailable(std::string("database connection lost: ") + e.what());
+    }
+    throw InternalError(query.file + ": cannot describe the result: " + e.what());
+  }
+}
+
+Rows Database::Run(const SqlQuery& query, const SqlParams& params) {
+  for (int attempt = 0;; ++attempt) {
+    bool fresh = !conn_;
+    sql::PreparedStatement* ps = Prepare(query);
+    try {
+      for (size_t i = 0; i < query.params.size(); ++i) {
+        auto it = params.find(query.params[i]);
+        if (it == params.end()) {
+          throw InternalError(query.file + ": no value for :" + query.params[i]);
+        }
+        unsigned pos = static_cast<unsigned>(i + 1);
+        if (const int64_t* n = std::get_if<int64_t>(&it->second)) {
+          ps->setInt64(pos, *n);
+        } else {
+          ps->setString(pos, std::get<std::string>(it->second));
+        }
+      }
+      std::unique_ptr<sql::ResultSet> rs(ps->executeQuery());
+      size_t columns = rs->getMetaData()->getColumnCount();
+      return Rows(std::move(rs), columns);
+    } catch (const sql::SQLException& e) {
+      if (!IsConnectionError(e)) {
+        throw InternalError(query.file + ": query failed: " + e.what());
+      }
+      Disconnect();
+      // A connection that was already open may have been closed by the
+      // server between requests (restart, wait_timeout): try a new one once.
+      if (fresh || attempt > 0) throw Unavailable(std::string("database connection lost: ") + e.what());
+    }
+  }
+}
+
+void Database::Execute(const std::string& text) {
+  sql::Connection* c = Connection();
+  try {
+    std::unique_ptr<sql::Statement> st(c->createStatement());
+    st->execute(text);
+  } catch (const sql::SQLException& e) {
+    if (IsConnectionError(e)) {
+      Disconnect();
+      throw Unavailable(std::string("database connection lost: ") + e.what());
+    }
+    throw InternalError(std::string("statement failed: ") + e.what());
+  }
+}
+
+}  // namespace feed

@@ -1,0 +1,99 @@
+// The board's database, through MySQL Connector/C++ 1.1. One connection per
+// process, opened on first use and kept across requests; statements are
+// prepared once per connection. A connection found broken is dropped and
+// opened again (statements re-prepared) on the next call, so a database
+// restart needs no process restart. Every sql::SQLException stops here and
+// becomes a FeedError: kUnavailable when the server cannot be reached or the
+// connection broke, kInternal for anything else (a mapping error).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "config.h"
+#include "sql_query.h"
+
+namespace sql {
+class Connection;
+class PreparedStatement;
+class ResultSet;
+}  // namespace sql
+
+namespace feed {
+
+// The kind of a result column, as far as the engine cares.
+enum class ColumnType { kInteger, kDateTime, kDate, kText };
+
+struct Column {
+  std::string name;  // the label: "AS name" in the SELECT
+  ColumnType type;
+};
+
+// Values bound to named parameters: integers or text (datetimes as
+// "YYYY-MM-DD HH:MM:SS" text).
+using SqlValue = std::variant<int64_t, std::string>;
+using SqlParams = std::map<std::string, SqlValue, std::less<>>;
+
+// A fetched result, read row by row. Values are the connection charset's
+// bytes (UTF-8 for utf8mb4/utf8).
+class Rows {
+ public:
+  explicit Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns);
+  // Rows held in memory (unit tests of rendering; nullopt is NULL).
+  explicit Rows(std::vector<std::vector<std::optional<std::string>>> rows);
+  ~Rows();
+  Rows(Rows&&) noexcept;
+  Rows& operator=(Rows&&) noexcept;
+  // Advances to the next row; false after the last.
+  bool Next();
+  // Column i (0-based) of the current row; empty for NULL.
+  std::string_view Get(size_t i) const { return values_[i]; }
+  bool IsNull(size_t i) const { return nulls_[i]; }
+  size_t size() const { return values_.size(); }
+
+ private:
+  std::unique_ptr<sql::ResultSet> rs_;
+  std::vector<std::vector<std::optional<std::string>>> held_;
+  size_t next_held_ = 0;
+  std::vector<std::string> values_;
+  std::vector<bool> nulls_;
+};
+
+class Database {
+ public:
+  explicit Database(DatabaseConfig config);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // The columns `query` returns (prepares it; connects if needed).
+  std::vector<Column> Describe(const SqlQuery& query);
+
+  // Runs `query` with every parameter it names taken from `params` (a name
+  // it uses but `params` lacks throws kInternal). The whole result is
+  // fetched before this returns (Connector/C++ buffers prepared results).
+  // A broken connection is re-opened and the query retried once.
+  Rows Run(const SqlQuery& query, const SqlParams& params);
+
+  // Runs a statement with no result (DDL, the project's own tables).
+  void Execute(const std::string& sql);
+
+  // Drops the connection (tests; and after a failure mid-feed).
+  void Disconnect();
+
+ private:
+  sql::Connection* Connection();
+  sql::PreparedStatement* Prepare(const SqlQuery& query);
+
+  DatabaseConfig config_;
+  std::unique_ptr<sql::Connection> conn_;
+  std::map<const SqlQuery*, std::unique_ptr<sql::PreparedStatement>> prepared_;
+};
+
+}  // namespace feed

@@ -1,0 +1,83 @@
+#include "filters.h"
+
+#include "datetime.h"
+#include "legacy_html.h"
+
+namespace feed {
+namespace {
+
+std::string_view Trimmed(std::string_view s) {
+  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
+  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Legacy HTML to plain text (tags stripped, entities decoded once).
+void Plain(std::string_view in, std::string& out) { out += LegacyHtmlToText(in); }
+
+void Trim(std::string_view in, std::string& out) { out += Trimmed(in); }
+
+// "1" when the field has a value (a phone, a photo), else "0".
+void Flag(std::string_view in, std::string& out) { out += Trimmed(in).empty() ? '0' : '1'; }
+
+std::optional<LocalTime> AsTime(std::string_view in) {
+  return ParseSqlDateTime(Trimmed(in), /*allow_date_only=*/true);
+}
+
+// A value that is not a date renders empty: a template marks such fields
+// required where the format needs them.
+void Date(std::string_view in, std::string& out) {
+  if (auto t = AsTime(in)) out += FormatDate(*t);
+}
+void DateTime(std::string_view in, std::string& out) {
+  if (auto t = AsTime(in)) out += FormatSqlDateTime(*t);
+}
+void DayMonthYear(std::string_view in, std::string& out) {
+  if (auto t = AsTime(in)) out += FormatDayMonthYear(*t);
+}
+void Rfc822(std::string_view in, std::string& out) {
+  if (auto t = AsTime(in)) out += FormatRfc822(SiteZone::ToUnix(*t));
+}
+void Rfc3339(std::string_view in, std::string& out) {
+  if (auto t = AsTime(in)) out += FormatRfc3339(SiteZone::ToUnix(*t));
+}
+void Rfc3339Utc(std::string_view in, std::string& out) {
+  if (auto t = AsTime(in)) out += FormatRfc3339Utc(SiteZone::ToUnix(*t));
+}
+
+// "http://www.site/x" -> "www.site/x" (Yads wants the address without it).
+void NoScheme(std::string_view in, std::string& out) {
+  std::string_view s = Trimmed(in);
+  size_t p = s.find("://");
+  if (p != std::string_view::npos && p > 0 && p < 10) s.remove_prefix(p + 3);
+  out += s;
+}
+
+struct Entry {
+  const char* name;
+  FilterFn fn;
+};
+constexpr Entry kFilters[] = {
+    {"plain", Plain},       {"trim", Trim},         {"flag", Flag},
+    {"date", Date},         {"datetime", DateTime}, {"dmy", DayMonthYear},
+    {"rfc822", Rfc822},     {"rfc3339", Rfc3339},   {"rfc3339utc", Rfc3339Utc},
+    {"noscheme", NoScheme},
+};
+
+}  // namespace
+
+FilterFn FindFilter(std::string_view name) {
+  for (const Entry& e : kFilters) {
+    if (name == e.name) return e.fn;
+  }
+  return nullptr;
+}
+
+std::string FilterNames() {
+  std::string s;
+  for (const Entry& e : kFilters) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s;
+}
+
+}  // namespace feed

@@ -1,0 +1,20 @@
+// The filters a template applies to a value: {field|plain}, {added|date}.
+// Each takes UTF-8 text and appends UTF-8 text; escaping for XML happens
+// after the last filter, once. Adding a filter is one entry in the table in
+// filters.cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace feed {
+
+using FilterFn = void (*)(std::string_view in, std::string& out);
+
+// The filter named `name`, or nullptr.
+FilterFn FindFilter(std::string_view name);
+
+// The names, for error messages: "plain, trim, flag, ...".
+std::string FilterNames();
+
+}  // namespace feed

@@ -1,0 +1,212 @@
+#include "http.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "error.h"
+#include "xml_text.h"
+
+namespace feed {
+namespace {
+
+constexpr size_t kMaxQueryString = 2048;
+constexpr size_t kMaxParams = 16;
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string PercentDecode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '+') {
+      out += ' ';
+    } else if (c == '%') {
+      int hi = i + 2 < s.size() ? HexValue(s[i + 1]) : -1;
+      int lo = i + 2 < s.size() ? HexValue(s[i + 2]) : -1;
+      if (hi < 0 || lo < 0) throw BadRequest("bad %-escape in the query string: write %XX with two hex digits");
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void CheckText(const std::string& s, const std::string& what) {
+  for (size_t i = 0; i < s.size();) {
+    size_t len;
+    auto cp = DecodeUtf8(std::string_view(s).substr(i), &len);
+    if (!cp) throw BadRequest(what + " is not valid UTF-8");
+    if (*cp < 0x20 || *cp == 0x7f) throw BadRequest(what + " holds a control character");
+    i += len;
+  }
+}
+
+std::string_view TrimOws(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool EqualsNoCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+Request RequestFromEnvironment(const std::function<const char*(const char*)>& get) {
+  auto v = [&](const char* name) {
+    const char* s = get(name);
+    return std::string(s ? s : "");
+  };
+  Request r;
+  r.method = v("REQUEST_METHOD");
+  if (r.method.empty()) r.method = "GET";
+  r.path_info = v("PATH_INFO");
+  r.query_string = v("QUERY_STRING");
+  r.if_none_match = v("HTTP_IF_NONE_MATCH");
+  r.if_modified_since = v("HTTP_IF_MODIFIED_SINCE");
+  r.accept_encoding = v("HTTP_ACCEPT_ENCODING");
+  r.user_agent = v("HTTP_USER_AGENT");
+  return r;
+}
+
+QueryParams QueryParams::Parse(std::string_view qs) {
+  if (qs.size() > kMaxQueryString) {
+    throw BadRequest("query string too long (" + std::to_string(qs.size()) + " bytes; at most " +
+                     std::to_string(kMaxQueryString) + ")");
+  }
+  QueryParams out;
+  size_t pos = 0;
+  while (pos <= qs.size()) {
+    size_t amp = qs.find('&', pos);
+    if (amp == std::string_view::npos) amp = qs.size();
+    std::string_view part = qs.substr(pos, amp - pos);
+    pos = amp + 1;
+    if (part.empty()) {
+      if (amp == qs.size()) break;
+      continue;
+    }
+    size_t eq = part.find('=');
+    std::string name = PercentDecode(part.substr(0, eq));
+    std::string value = eq == std::string_view::npos ? "" : PercentDecode(part.substr(eq + 1));
+    CheckText(name, "a parameter name");
+    if (name.empty()) throw BadRequest("a parameter without a name");
+    CheckText(value, "the value of parameter '" + name.substr(0, 32) + "'");
+    for (const auto& [n, _] : out.params_) {
+      if (n == name) throw BadRequest("parameter '" + name.substr(0, 32) + "' given more than once");
+    }
+    if (out.params_.size() == kMaxParams) throw BadRequest("too many parameters");
+    out.params_.emplace_back(std::move(name), std::move(value));
+  }
+  return out;
+}
+
+std::optional<std::string> QueryParams::Get(std::string_view name) const {
+  for (const auto& [n, v] : params_) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+bool AcceptsGzip(std::string_view ae) {
+  bool star = false, gzip = false, gzip_listed = false;
+  size_t pos = 0;
+  while (pos <= ae.size()) {
+    size_t comma = ae.find(',', pos);
+    if (comma == std::string_view::npos) comma = ae.size();
+    std::string_view item = TrimOws(ae.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (item.empty()) continue;
+    std::string_view coding = TrimOws(item.substr(0, item.find(';')));
+    double q = 1.0;
+    size_t semi = item.find(';');
+    while (semi != std::string_view::npos) {
+      size_t next = item.find(';', semi + 1);
+      std::string_view p = TrimOws(item.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1));
+      if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+        std::string num(p.substr(2));
+        char* end = nullptr;
+        q = std::strtod(num.c_str(), &end);
+        if (end == num.c_str() || q < 0) q = 0;
+      }
+      semi = next;
+    }
+    if (EqualsNoCase(coding, "gzip") || EqualsNoCase(coding, "x-gzip")) {
+      gzip_listed = true;
+      gzip = q > 0;
+    } else if (coding == "*") {
+      star = q > 0;
+    }
+  }
+  return gzip_listed ? gzip : star;
+}
+
+bool NoneMatchHits(std::string_view inm, std::string_view etag) {
+  if (TrimOws(inm) == "*") return true;
+  std::string_view want = etag;
+  size_t pos = 0;
+  while (pos < inm.size()) {
+    size_t comma = inm.find(',', pos);
+    if (comma == std::string_view::npos) comma = inm.size();
+    std::string_view tag = TrimOws(inm.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
+    if (tag == want) return true;
+  }
+  return false;
+}
+
+std::string ResponseHead::Serialize() const {
+  std::string s = "Status: " + std::to_string(status) + " " + HttpReason(status) + "\r\n";
+  for (const auto& [n, v] : headers) s += n + ": " + v + "\r\n";
+  s += "\r\n";
+  return s;
+}
+
+Response::Response(Sink& out, bool with_head, bool head_only)
+    : out_(out), with_head_(with_head), head_only_(head_only) {}
+
+Response::~Response() = default;
+
+void Response::Start(const ResponseHead& head, bool gzip) {
+  started_ = true;
+  status_ = head.status;
+  if (with_head_) out_.Write(head.Serialize());
+  if (gzip && !head_only_ && head.status == 200) gzip_ = std::make_unique<GzipSink>(out_);
+}
+
+void Response::Write(std::string_view body) {
+  if (head_only_ || body.empty()) return;
+  if (gzip_) gzip_->Write(body);
+  else out_.Write(body);
+}
+
+void Response::Finish() {
+  if (gzip_) gzip_->Finish();
+  out_.Flush();
+}
+
+void Response::Error(int status, std::string_view message,
+                     const std::vector<std::pair<std::string, std::string>>& extra) {
+  ResponseHead h;
+  h.status = status;
+  h.Add("Content-Type", "text/plain; charset=utf-8");
+  h.Add("Cache-Control", "no-store");
+  for (const auto& [n, v] : extra) h.Add(n, v);
+  Start(h, false);
+  Write(std::string(message) + "\n");
+  Finish();
+}
+
+}  // namespace feed

@@ -1,0 +1,91 @@
+// The request as the engine sees it, whatever way it came in (FastCGI, CGI,
+// the command line), and the small HTTP rules every feed shares: query
+// string parsing, content negotiation, conditional requests, the response
+// head. Values are copied out of the web server's environment, so nothing
+// here points into libfcgi's memory after the request ends.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "datetime.h"
+#include "output.h"
+
+namespace feed {
+
+struct Request {
+  std::string method = "GET";
+  std::string path_info;     // "/yads"
+  std::string query_string;  // raw, still percent-encoded
+  std::string if_none_match;
+  std::string if_modified_since;
+  std::string accept_encoding;
+  std::string user_agent;
+};
+
+// Builds a Request from CGI meta-variables, looked up through `get` (getenv,
+// or FCGX_GetParam over the request's envp); absent ones are empty.
+Request RequestFromEnvironment(const std::function<const char*(const char*)>& get);
+
+// The decoded query parameters. Parse rejects, with FeedError(kBadRequest)
+// and a message naming the problem: a query string over 2048 bytes, a bad
+// %-escape, a name or value holding NUL, control characters or invalid UTF-8
+// after decoding, more than 16 parameters, the same name twice.
+class QueryParams {
+ public:
+  static QueryParams Parse(std::string_view query_string);
+  // The value of `name`, or nullopt when absent.
+  std::optional<std::string> Get(std::string_view name) const;
+  const std::vector<std::pair<std::string, std::string>>& all() const { return params_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> params_;
+};
+
+// True when Accept-Encoding allows gzip (or x-gzip, or '*') with q > 0.
+bool AcceptsGzip(std::string_view accept_encoding);
+
+// If-None-Match against the current strong entity tag (quoted, "..."): '*'
+// or any listed tag equal by weak comparison (W/ ignored), as RFC 9110 says
+// for GET and HEAD.
+bool NoneMatchHits(std::string_view if_none_match, std::string_view etag);
+
+// The head of a response; written as CGI headers ("Status: 200 OK").
+struct ResponseHead {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  void Add(std::string name, std::string value) { headers.emplace_back(std::move(name), std::move(value)); }
+  std::string Serialize() const;
+};
+
+// One response: the head once, then the body (gzip-encoded when chosen,
+// nothing at all for HEAD). `with_head` is false on the command line, where
+// only the body is wanted.
+class Response {
+ public:
+  Response(Sink& out, bool with_head, bool head_only);
+  ~Response();
+  // REQUIRES: !started().
+  void Start(const ResponseHead& head, bool gzip);
+  void Write(std::string_view body);
+  // Ends the body (the gzip trailer) and flushes. Not called when the feed
+  // failed midway: the body then stays cut.
+  void Finish();
+  bool started() const { return started_; }
+  int status() const { return status_; }
+  // A one-line text/plain answer: 4xx, 503 (with Retry-After) or 500.
+  void Error(int status, std::string_view message, const std::vector<std::pair<std::string, std::string>>& extra = {});
+
+ private:
+  Sink& out_;
+  bool with_head_, head_only_;
+  bool started_ = false;
+  int status_ = 0;
+  std::unique_ptr<GzipSink> gzip_;
+};
+
+}  // namespace feed

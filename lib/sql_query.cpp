@@ -1,0 +1,125 @@
+#include "sql_query.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+bool IsNameStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9'); }
+
+}  // namespace
+
+bool SqlQuery::Uses(std::string_view name) const {
+  return std::find(params.begin(), params.end(), name) != params.end();
+}
+
+SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
+  SqlQuery q;
+  q.file = file;
+  q.text.reserve(sql.size());
+  int line = 1;
+  auto fail = [&](const std::string& what) {
+    return ConfigError(file + ":" + std::to_string(line) + ": " + what);
+  };
+  size_t i = 0, n = sql.size();
+  bool ended = false;  // saw the terminating ';'
+  while (i < n) {
+    char c = sql[i];
+    if (c == '\n') ++line;
+    if (ended) {
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') { ++i; continue; }
+      if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+        while (i < n && sql[i] != '\n') ++i;
+        continue;
+      }
+      throw fail("one statement per file: text after ';'");
+    }
+    if (c == '\'' || c == '"' || c == '`') {
+      // A literal or quoted identifier; doubled quotes and (for strings)
+      // backslash escapes stay inside.
+      size_t start_line = line;
+      q.text += c;
+      ++i;
+      bool closed = false;
+      while (i < n) {
+        char d = sql[i];
+        if (d == '\n') ++line;
+        q.text += d;
+        ++i;
+        if (d == '\\' && c != '`' && i < n) {
+          if (sql[i] == '\n') ++line;
+          q.text += sql[i++];
+          continue;
+        }
+        if (d == c) {
+          if (i < n && sql[i] == c) { q.text += sql[i++]; continue; }
+          closed = true;
+          break;
+        }
+      }
+      if (!closed) {
+        line = static_cast<int>(start_line);
+        throw fail(std::string("unterminated ") + (c == '`' ? "quoted identifier" : "string literal"));
+      }
+      continue;
+    }
+    if (c == '-' && i + 1 < n && sql[i + 1] == '-' && (i + 2 >= n || sql[i + 2] == ' ' || sql[i + 2] == '\t' || sql[i + 2] == '\n' || sql[i + 2] == '\r')) {
+      while (i < n && sql[i] != '\n') ++i;  // comment dropped; the newline stays
+      continue;
+    }
+    if (c == '#') {
+      while (i < n && sql[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+      int start_line = line;
+      size_t end = sql.find("*/", i + 2);
+      if (end == std::string_view::npos) {
+        line = start_line;
+        throw fail("unterminated /* comment");
+      }
+      line += static_cast<int>(std::count(sql.begin() + i, sql.begin() + end, '\n'));
+      q.text += ' ';
+      i = end + 2;
+      continue;
+    }
+    if (c == '?') throw fail("use named parameters (:name), not '?'");
+    if (c == ':' && i + 1 < n && sql[i + 1] == ':') {
+      q.text += "::";
+      i += 2;
+      continue;
+    }
+    if (c == ':' && i + 1 < n && IsNameStart(sql[i + 1])) {
+      size_t j = i + 1;
+      while (j < n && IsNameChar(sql[j])) ++j;
+      q.params.emplace_back(sql.substr(i + 1, j - i - 1));
+      q.text += '?';
+      i = j;
+      continue;
+    }
+    if (c == ';') {
+      ended = true;
+      ++i;
+      continue;
+    }
+    q.text += c;
+    ++i;
+  }
+  if (q.text.find_first_not_of(" \t\r\n") == std::string::npos) throw fail("no SQL statement");
+  return q;
+}
+
+SqlQuery LoadSqlQuery(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(file + ": cannot read the file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ParseSqlQuery(ss.str(), file);
+}
+
+}  // namespace feed

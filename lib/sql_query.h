@@ -1,0 +1,34 @@
+// A feed's SQL, as the site owner writes it: one SELECT with named
+// parameters (:since, :now, :limit, :after_FIELD...) that the engine binds
+// by name. Connector/C++ knows only '?', so the text is rewritten once at
+// start: each :name outside string literals, quoted identifiers and comments
+// becomes '?', and the order of the names is kept for binding. Request text
+// never enters the SQL; values are always bound.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace feed {
+
+struct SqlQuery {
+  std::string file;                 // for messages
+  std::string text;                 // with '?' placeholders
+  std::vector<std::string> params;  // the name of each '?', in order
+
+  bool Uses(std::string_view name) const;
+};
+
+// Rewrites `sql`. Names are [A-Za-z_][A-Za-z0-9_]*; "::" and ':' not followed
+// by a name character are left alone; a literal '?' in the SQL outside
+// literals and comments is refused (it would shift the binding). An
+// unterminated literal, quoted identifier or comment, a trailing ';' followed
+// by more text (two statements), or an empty statement throws
+// FeedError(kConfig) naming `file` and the line.
+SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file);
+
+// Reads and parses a file.
+SqlQuery LoadSqlQuery(const std::string& file);
+
+}  // namespace feed

@@ -1,0 +1,483 @@
+#include "template.h"
+
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+enum class OpCode { kLiteral, kRowValue, kDocValue, kIf };
+enum class DocVar { kDate, kContinue, kMore, kName };
+
+struct Op {
+  OpCode code = OpCode::kLiteral;
+  std::string literal;  // kLiteral: bytes ready to write
+  bool row = false;     // kIf: tests a row field (else a document value)
+  int field = -1;       // kRowValue, kIf on a row: index into Plan::fields
+  DocVar doc = DocVar::kDate;
+  std::vector<FilterFn> filters;
+  XmlContext ctx = XmlContext::kText;
+  bool negate = false;  // kIf: "!name"
+  size_t skip_to = 0;   // kIf: where to go when the test fails
+};
+
+enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl };
+struct Rule {
+  int field;
+  RuleKind kind;
+  size_t n = 0;
+  std::string text;  // as written, for the report
+};
+
+std::string_view Trimmed(std::string_view s) {
+  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
+  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+size_t CountChars(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+struct Template::Plan {
+  std::string file;
+  Charset cs = Charset::kUtf8;
+  std::vector<Op> head, row, tail;
+  std::vector<std::string> fields;  // row fields named, in first-use order
+  std::vector<int> field_lines;
+  std::vector<int> columns;         // fields[i] -> result column, after BindColumns
+  std::vector<Rule> rules;
+};
+
+namespace {
+
+class Compiler {
+ public:
+  Compiler(Template::Plan* plan, const std::map<std::string, std::string>& site)
+      : p_(plan), site_(site), section_(&plan->head) {}
+
+  void Document(const tinyxml2::XMLDocument& doc) {
+    const tinyxml2::XMLElement* root = doc.RootElement();
+    if (!root) throw Error(1, "no root element");
+    Element(root);
+    if (!seen_each_) throw Error(root->GetLineNum(), "no element has feed:each=\"row\"");
+  }
+
+ private:
+  FeedError Error(int line, const std::string& what) const {
+    return ConfigError(p_->file + ":" + std::to_string(line) + ": " + what);
+  }
+
+  void Literal(std::string_view encoded) {
+    if (encoded.empty()) return;
+    if (!section_->empty() && section_->back().code == OpCode::kLiteral) {
+      section_->back().literal.append(encoded);
+    } else {
+      Op op;
+      op.literal = std::string(encoded);
+      section_->push_back(std::move(op));
+    }
+  }
+
+  void LiteralText(std::string_view utf8, XmlContext ctx) {
+    std::string enc;
+    AppendXml(enc, utf8, ctx, p_->cs);
+    Literal(enc);
+  }
+
+  int FieldIndex(const std::string& name, int line) {
+    auto it = std::find(p_->fields.begin(), p_->fields.end(), name);
+    if (it != p_->fields.end()) return static_cast<int>(it - p_->fields.begin());
+    p_->fields.push_back(name);
+    p_->field_lines.push_back(line);
+    return static_cast<int>(p_->fields.size() - 1);
+  }
+
+  static bool IsName(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s) {
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+    }
+    return true;
+  }
+
+  DocVar DocVarOf(const std::string& name, int line) const {
+    if (name == "feed.date") return DocVar::kDate;
+    if (name == "feed.continue") return DocVar::kContinue;
+    if (name == "feed.more") return DocVar::kMore;
+    if (name == "feed.name") return DocVar::kName;
+    throw Error(line, "unknown value '" + name + "'; known: feed.date, feed.continue, feed.more, feed.name, site.KEY, or a row field");
+  }
+
+  // One {name|filter|...}: emits the op (or, for site.*, the literal).
+  void Placeholder(std::string_view spec, XmlContext ctx, int line) {
+    std::vector<std::string> parts;
+    size_t pos = 0;
+    for (;;) {
+      size_t bar = spec.find('|', pos);
+      parts.emplace_back(Trimmed(spec.substr(pos, bar == std::string_view::npos ? bar : bar - pos)));
+      if (bar == std::string_view::npos) break;
+      pos = bar + 1;
+    }
+    const std::string& name = parts[0];
+    if (!IsName(name)) throw Error(line, "bad placeholder {" + std::string(spec) + "}");
+    Op op;
+    op.ctx = ctx;
+    for (size_t i = 1; i < parts.size(); ++i) {
+      FilterFn f = FindFilter(parts[i]);
+      if (!f) throw Error(line, "unknown filter '" + parts[i] + "'; known: " + FilterNames());
+      op.filters.push_back(f);
+    }
+    if (name.rfind("site.", 0) == 0) {
+      auto it = site_.find(name.substr(5));
+      if (it == site_.end()) throw Error(line, "{" + name + "}: no key '" + name.substr(5) + "' in the config's [site]");
+      std::string v = it->second, tmp;
+      for (FilterFn f : op.filters) {
+        tmp.clear();
+        f(v, tmp);
+        v.swap(tmp);
+      }
+      LiteralText(v, ctx);
+      return;
+    }
+    if (name.find('.') != std::string::npos) {
+      if (in_row_) throw Error(line, "{" + name + "}: feed.* values stand outside the feed:each element");
+      op.code = OpCode::kDocValue;
+      op.doc = DocVarOf(name, line);
+    } else {
+      if (!in_row_) throw Error(line, "row field {" + name + "} outside the feed:each element");
+      op.code = OpCode::kRowValue;
+      op.field = FieldIndex(name, line);
+    }
+    section_->push_back(std::move(op));
+  }
+
+  // Text with placeholders, as tinyxml2 gives it (entities decoded).
+  void Text(std::string_view text, XmlContext ctx, int line) {
+    std::string lit;
+    size_t i = 0;
+    while (i < text.size()) {
+      char c = text[i];
+      if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
+        lit += '{';
+        i += 2;
+      } else if (c == '}' && i + 1 < text.size() && text[i + 1] == '}') {
+        lit += '}';
+        i += 2;
+      } else if (c == '{') {
+        size_t end = text.find('}', i);
+        if (end == std::string_view::npos) throw Error(line, "'{' without '}' (write {{ for a literal brace)");
+        LiteralText(lit, ctx);
+        lit.clear();
+        Placeholder(text.substr(i + 1, end - i - 1), ctx, line);
+        i = end + 1;
+      } else if (c == '}') {
+        throw Error(line, "'}' without '{' (write }} for a literal brace)");
+      } else {
+        lit += c;
+        ++i;
+      }
+    }
+    LiteralText(lit, ctx);
+  }
+
+  void Rules(std::string_view spec, int line) {
+    std::istringstream in{std::string(spec)};
+    std::string tok;
+    while (in >> tok) {
+      size_t colon = tok.find(':');
+      if (colon == std::string::npos || colon == 0) throw Error(line, "feed:require takes FIELD:RULE items, not '" + tok + "'");
+      Rule r;
+      std::string field = tok.substr(0, colon), rule = tok.substr(colon + 1);
+      if (!IsName(field) || field.find('.') != std::string::npos) throw Error(line, "feed:require: '" + field + "' is not a row field");
+      r.field = FieldIndex(field, line);
+      r.text = rule;
+      if (rule == "required") r.kind = RuleKind::kRequired;
+      else if (rule == "alnum") r.kind = RuleKind::kAlnum;
+      else if (rule == "url") r.kind = RuleKind::kUrl;
+      else if (rule.rfind("maxlen=", 0) == 0 && rule.size() > 7 && rule.size() < 14 &&
+               rule.find_first_not_of("0123456789", 7) == std::string::npos) {
+        r.kind = RuleKind::kMaxLen;
+        r.n = std::stoul(rule.substr(7));
+      } else {
+        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url");
+      }
+      p_->rules.push_back(r);
+    }
+  }
+
+  void Element(const tinyxml2::XMLElement* e) {
+    int line = e->GetLineNum();
+    std::string name = e->Name();
+    if (name.rfind("feed:", 0) == 0) throw Error(line, "<" + name + ">: feed: names attributes, not elements");
+    const char* each = nullptr;
+    const char* cond = nullptr;
+    const char* require = nullptr;
+    for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+      std::string an = a->Name();
+      if (an == "feed:each") each = a->Value();
+      else if (an == "feed:if") cond = a->Value();
+      else if (an == "feed:require") require = a->Value();
+      else if (an.rfind("feed:", 0) == 0) throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require");
+    }
+    if (require && !each) throw Error(line, "feed:require belongs on the feed:each element");
+    if (each) {
+      if (std::string(each) != "row") throw Error(line, "feed:each takes \"row\"");
+      if (seen_each_) throw Error(line, "a second feed:each element");
+      if (cond) throw Error(line, "feed:if and feed:each on one element");
+      if (if_depth_ > 0) throw Error(line, "the feed:each element cannot be inside a feed:if element");
+      seen_each_ = true;
+      in_row_ = true;
+      section_ = &p_->row;
+      if (require) Rules(require, line);
+    }
+    size_t if_at = 0;
+    if (cond) {
+      std::string c = std::string(Trimmed(cond));
+      Op op;
+      op.code = OpCode::kIf;
+      if (!c.empty() && c[0] == '!') {
+        op.negate = true;
+        c = std::string(Trimmed(c.substr(1)));
+      }
+      if (!IsName(c)) throw Error(line, "feed:if takes a name or !name");
+      if (c.find('.') != std::string::npos) {
+        if (in_row_) throw Error(line, "feed:if on " + c + ": feed.* values stand outside the feed:each element");
+        op.doc = DocVarOf(c, line);
+      } else {
+        if (!in_row_) throw Error(line, "feed:if on row field '" + c + "' outside the feed:each element");
+        op.row = true;
+        op.field = FieldIndex(c, line);
+      }
+      if_at = section_->size();
+      section_->push_back(std::move(op));
+      ++if_depth_;
+    }
+    Literal("<");
+    LiteralText(name, XmlContext::kText);
+    for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+      std::string an = a->Name();
+      if (an.rfind("feed:", 0) == 0 || an == "xmlns:feed") continue;
+      Literal(" ");
+      LiteralText(an, XmlContext::kText);
+      Literal("=\"");
+      Text(a->Value(), XmlContext::kAttribute, line);
+      Literal("\"");
+    }
+    if (!e->FirstChild()) {
+      Literal("/>\n");
+    } else {
+      bool has_elements = e->FirstChildElement() != nullptr;
+      Literal(has_elements ? ">\n" : ">");
+      for (const tinyxml2::XMLNode* c = e->FirstChild(); c; c = c->NextSibling()) {
+        if (const tinyxml2::XMLElement* ce = c->ToElement()) {
+          Element(ce);
+        } else if (const tinyxml2::XMLText* t = c->ToText()) {
+          if (t->CData()) {
+            Literal("<![CDATA[");
+            Text(t->Value(), XmlContext::kCData, t->GetLineNum());
+            Literal("]]>");
+          } else if (!has_elements || !Trimmed(t->Value()).empty()) {
+            Text(t->Value(), XmlContext::kText, t->GetLineNum());
+          }
+        }
+        // Comments, processing instructions and unknown nodes are dropped.
+      }
+      Literal("</");
+      LiteralText(name, XmlContext::kText);
+      Literal(">\n");
+    }
+    if (cond) {
+      // Ends the op list so the skip lands after the element even when a
+      // literal follows and would otherwise be merged into it.
+      Op end;
+      end.literal.clear();
+      section_->push_back(std::move(end));
+      (*section_)[if_at].skip_to = section_->size() - 1;
+      --if_depth_;
+    }
+    if (each) {
+      in_row_ = false;
+      section_ = &p_->tail;
+    }
+  }
+
+  Template::Plan* p_;
+  const std::map<std::string, std::string>& site_;
+  std::vector<Op>* section_;
+  bool seen_each_ = false;
+  bool in_row_ = false;
+  int if_depth_ = 0;
+};
+
+void ApplyFilters(const std::vector<FilterFn>& filters, std::string_view in, std::string& a, std::string& b,
+                  std::string_view* result) {
+  if (filters.empty()) {
+    *result = in;
+    return;
+  }
+  std::string_view cur = in;
+  std::string* out = &a;
+  for (FilterFn f : filters) {
+    out->clear();
+    f(cur, *out);
+    cur = *out;
+    out = (out == &a) ? &b : &a;
+  }
+  *result = cur;
+}
+
+}  // namespace
+
+Template::Template(std::unique_ptr<Plan> plan) : plan_(std::move(plan)) {}
+Template::Template(Template&&) noexcept = default;
+Template& Template::operator=(Template&&) noexcept = default;
+Template::~Template() = default;
+
+Template Template::Parse(std::string_view xml, const std::string& file, Charset cs,
+                         const std::map<std::string, std::string>& site) {
+  tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    throw ConfigError(file + ":" + std::to_string(doc.ErrorLineNum()) + ": not well-formed XML: " + doc.ErrorName());
+  }
+  auto plan = std::make_unique<Plan>();
+  plan->file = file;
+  plan->cs = cs;
+  Compiler(plan.get(), site).Document(doc);
+  return Template(std::move(plan));
+}
+
+Template Template::Load(const std::string& file, Charset cs, const std::map<std::string, std::string>& site) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(file + ": cannot read the template");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return Parse(ss.str(), file, cs, site);
+}
+
+Charset Template::charset() const { return plan_->cs; }
+const std::string& Template::file() const { return plan_->file; }
+std::vector<std::string> Template::Fields() const { return plan_->fields; }
+
+void Template::BindColumns(const std::vector<Column>& columns, const std::string& query_file) {
+  plan_->columns.assign(plan_->fields.size(), -1);
+  for (size_t i = 0; i < plan_->fields.size(); ++i) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c].name == plan_->fields[i]) plan_->columns[i] = static_cast<int>(c);
+    }
+    if (plan_->columns[i] < 0) {
+      throw ConfigError(plan_->file + ":" + std::to_string(plan_->field_lines[i]) + ": field '" +
+                        plan_->fields[i] + "' is not a column of " + query_file);
+    }
+  }
+}
+
+namespace {
+
+struct Renderer {
+  const Template::Plan& p;
+  const Rows* row;
+  const DocumentValues* doc;
+
+  std::string_view Value(const Op& op, std::string& scratch) const {
+    if (op.code == OpCode::kRowValue || (op.code == OpCode::kIf && op.row)) {
+      return row->Get(static_cast<size_t>(p.columns[op.field]));
+    }
+    switch (op.doc) {
+      case DocVar::kDate: return doc->date;
+      case DocVar::kContinue: return doc->continue_token;
+      case DocVar::kMore: return doc->more ? std::string_view("1") : std::string_view();
+      case DocVar::kName: return doc->name;
+    }
+    return scratch;
+  }
+
+  void Run(const std::vector<Op>& ops, std::string& out) const {
+    thread_local std::string a, b, scratch;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      switch (op.code) {
+        case OpCode::kLiteral:
+          out.append(op.literal);
+          break;
+        case OpCode::kIf: {
+          bool has = !Trimmed(Value(op, scratch)).empty();
+          if (has == op.negate) i = op.skip_to - 1;  // the loop's ++i lands on skip_to
+          break;
+        }
+        case OpCode::kRowValue:
+        case OpCode::kDocValue: {
+          std::string_view v;
+          ApplyFilters(op.filters, Value(op, scratch), a, b, &v);
+          AppendXml(out, v, op.ctx, p.cs);
+          break;
+        }
+      }
+    }
+  }
+};
+
+bool Passes(const Rule& r, std::string_view raw) {
+  std::string_view v = Trimmed(raw);
+  switch (r.kind) {
+    case RuleKind::kRequired:
+      return !Trimmed(CleanUtf8(v)).empty();
+    case RuleKind::kAlnum:
+      return std::all_of(v.begin(), v.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+      });
+    case RuleKind::kMaxLen:
+      return CountChars(v) <= r.n;
+    case RuleKind::kUrl:
+      return (v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0) && v.size() > 8 &&
+             v.find_first_of(" \t\r\n\"<>") == std::string_view::npos;
+  }
+  return true;
+}
+
+}  // namespace
+
+void Template::RenderHead(std::string& out, const DocumentValues& doc) const {
+  out += "<?xml version=\"1.0\" encoding=\"";
+  out += CharsetName(plan_->cs);
+  out += "\"?>\n";
+  Renderer{*plan_, nullptr, &doc}.Run(plan_->head, out);
+}
+
+bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) const {
+  for (const Rule& r : plan_->rules) {
+    std::string_view v = row.Get(static_cast<size_t>(plan_->columns[r.field]));
+    if (!Passes(r, v)) {
+      if (why) {
+        std::string clean = CleanUtf8(v.substr(0, 256));
+        size_t cut = 0, chars = 0;
+        while (cut < clean.size() && chars < 64) {
+          ++chars;
+          ++cut;
+          while (cut < clean.size() && (static_cast<unsigned char>(clean[cut]) & 0xC0) == 0x80) ++cut;
+        }
+        *why = {plan_->fields[r.field], clean.substr(0, cut), r.text};
+      }
+      return false;
+    }
+  }
+  Renderer{*plan_, &row, nullptr}.Run(plan_->row, out);
+  return true;
+}
+
+void Template::RenderTail(std::string& out, const DocumentValues& doc) const {
+  Renderer{*plan_, nullptr, &doc}.Run(plan_->tail, out);
+}
+
+}  // namespace feed

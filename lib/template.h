@@ -1,0 +1,102 @@
+// A feed format as an XML template, parsed once at start (tinyxml2) and
+// compiled to a plan that is rendered row by row for every request.
+//
+//   <yml_catalog date="{feed.date}" xmlns:feed="urn:feed-fcgi">
+//     <ads>
+//       <ad feed:each="row" feed:require="id:required id:alnum id:maxlen=32">
+//         <title>{title|plain}</title>
+//         <tel>{phone|flag}</tel>
+//         <url>{url|noscheme}</url>
+//       </ad>
+//     </ads>
+//     <continue feed:if="feed.more">{feed.continue}</continue>
+//   </yml_catalog>
+//
+// - {name|filter|...} stands in text, attribute values and CDATA sections;
+//   "{{" and "}}" are literal braces. A name without a dot is a field of the
+//   query's row (only inside the feed:each element); "site.KEY" is a [site]
+//   config value (filled in at compile time); "feed.date", "feed.more",
+//   "feed.continue", "feed.name" are set per response.
+// - feed:each="row" marks the one element repeated per row; what comes
+//   before it is the head, what follows the tail.
+// - feed:if="name" / feed:if="!name" keeps an element only when the value is
+//   (or is not) non-empty.
+// - feed:require="FIELD:RULE ..." on the feed:each element leaves out a row
+//   that breaks a rule and reports it. Rules: required (not blank), alnum
+//   (letters and digits only), maxlen=N (characters), url (absolute http or
+//   https URL without spaces).
+// - Text is escaped for where it stands (text, attribute, CDATA) and encoded
+//   in the feed's charset; the structure comes from the parsed template, so
+//   no value can break the document. The XML declaration is written by the
+//   engine and names the charset used; comments are dropped. An element with
+//   element children is followed by a line break after its start tag, and
+//   every end tag by one.
+// Errors (not well-formed XML, unknown filter, directive or rule, no or two
+// feed:each, a row field outside it) throw FeedError(kConfig) "FILE:LINE: ...".
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "database.h"
+#include "filters.h"
+#include "xml_text.h"
+
+namespace feed {
+
+// Per-response values the template can name as feed.*.
+struct DocumentValues {
+  std::string date;          // feed.date: the run's moment, site time
+  std::string continue_token;  // feed.continue
+  bool more = false;         // feed.more
+  std::string name;          // feed.name
+};
+
+// A row left out of the feed, and why (for the operator's report).
+struct RowRejection {
+  std::string field;
+  std::string value;  // cleaned, at most 64 characters
+  std::string rule;   // "alnum", "maxlen=32", ...
+};
+
+class Template {
+ public:
+  static Template Load(const std::string& file, Charset cs,
+                       const std::map<std::string, std::string>& site);
+  static Template Parse(std::string_view xml, const std::string& file, Charset cs,
+                        const std::map<std::string, std::string>& site);
+
+  Template(Template&&) noexcept;
+  Template& operator=(Template&&) noexcept;
+  ~Template();
+
+  Charset charset() const;
+  const std::string& file() const;
+  // Every row field the template names (placeholders and rules), once each.
+  std::vector<std::string> Fields() const;
+
+  // Resolves row fields to result columns; a field the query does not return
+  // throws FeedError(kConfig) naming the template's line and the query file.
+  void BindColumns(const std::vector<Column>& columns, const std::string& query_file);
+
+  // The XML declaration and everything before the repeated element.
+  void RenderHead(std::string& out, const DocumentValues& doc) const;
+  // One row; returns false (appending nothing) when the row breaks a rule,
+  // and describes the first broken rule in *why.
+  // REQUIRES: BindColumns was called.
+  bool RenderRow(std::string& out, const Rows& row, RowRejection* why) const;
+  // Everything after the repeated element.
+  void RenderTail(std::string& out, const DocumentValues& doc) const;
+
+ public:
+  struct Plan;  // the compiled form; defined in template.cpp
+
+ private:
+  explicit Template(std::unique_ptr<Plan> plan);
+  std::unique_ptr<Plan> plan_;
+};
+
+}  // namespace feed

@@ -1,0 +1,140 @@
+// Fuzz target for xml_text: whatever bytes the database hands over, what
+// AppendXml writes is well-formed XML in the declared charset and reads back
+// as the cleaned input.
+#include <tinyxml2.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "xml_text.h"
+
+namespace {
+
+using feed::Charset;
+using feed::XmlContext;
+
+void Check(bool ok, const char* what, std::string_view in, std::string_view out) {
+  if (ok) return;
+  std::fprintf(stderr, "xml_text_fuzz: %s\n  input  (%zu bytes)\n  output \"%.*s\"\n", what,
+               in.size(), static_cast<int>(out.size()), out.data());
+  std::abort();
+}
+
+bool IsCleanUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    size_t len;
+    std::optional<char32_t> cp = feed::DecodeUtf8(s.substr(i), &len);
+    if (!cp || !feed::IsXmlChar(*cp)) return false;
+    i += len;
+  }
+  return true;
+}
+
+bool IsLegalCp1251(std::string_view s) {
+  for (unsigned char b : s) {
+    if (b == 0x98 || !feed::IsXmlChar(feed::FromCp1251(b))) return false;
+  }
+  return true;
+}
+
+std::string Cp1251ToUtf8(std::string_view s) {
+  std::string out;
+  for (unsigned char b : s) feed::AppendUtf8(out, feed::FromCp1251(b));
+  return out;
+}
+
+// Every '&' starts &amp; &lt; &gt; &quot; or a decimal reference.
+bool AmpersandsStartReferences(std::string_view s) {
+  for (size_t i = s.find('&'); i != std::string_view::npos; i = s.find('&', i + 1)) {
+    std::string_view rest = s.substr(i);
+    if (rest.starts_with("&amp;") || rest.starts_with("&lt;") || rest.starts_with("&gt;") ||
+        rest.starts_with("&quot;")) {
+      continue;
+    }
+    size_t j = 2;
+    if (!rest.starts_with("&#")) return false;
+    while (j < rest.size() && rest[j] >= '0' && rest[j] <= '9') ++j;
+    if (j == 2 || j == rest.size() || rest[j] != ';') return false;
+  }
+  return true;
+}
+
+std::string WithoutLineEnds(std::string s) {
+  std::erase(s, '\r');
+  std::erase(s, '\n');
+  return s;
+}
+
+// Parses <a v="attr">[body]</a> (body raw, already escaped or a CDATA
+// section) and checks that both read back as `want`. The brackets keep
+// tinyxml2 from discarding a whitespace-only text node; line ends in
+// element content are compared loosely because end-of-line handling, not
+// escaping, decides them.
+void CheckParses(std::string_view in, const std::string& attr, const std::string& body,
+                 const std::string& want) {
+  std::string xml = "<a v=\"" + attr + "\">[" + body + "]</a>";
+  tinyxml2::XMLDocument doc;
+  Check(doc.Parse(xml.data(), xml.size()) == tinyxml2::XML_SUCCESS, "tinyxml2 rejects the document",
+        in, xml);
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  Check(root != nullptr, "no root element", in, xml);
+  const char* v = root->Attribute("v");
+  Check(v != nullptr && want == v, "attribute does not read back", in, xml);
+  std::string text;
+  for (const tinyxml2::XMLNode* n = root->FirstChild(); n != nullptr; n = n->NextSibling()) {
+    const tinyxml2::XMLText* t = n->ToText();
+    Check(t != nullptr, "element content is not text", in, xml);
+    text += t->Value();
+  }
+  Check(WithoutLineEnds(text) == WithoutLineEnds("[" + want + "]"), "text does not read back", in,
+        xml);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view in(reinterpret_cast<const char*>(data), size);
+  const std::string clean = feed::CleanUtf8(in);
+  Check(IsCleanUtf8(clean), "CleanUtf8 left something", in, clean);
+  Check(feed::CleanUtf8(clean) == clean, "CleanUtf8 is not idempotent", in, clean);
+
+  for (Charset cs : {Charset::kUtf8, Charset::kWindows1251}) {
+    const bool utf8 = cs == Charset::kUtf8;
+    std::string text, attr, cdata, encoded;
+    feed::AppendXml(text, in, XmlContext::kText, cs);
+    feed::AppendXml(attr, in, XmlContext::kAttribute, cs);
+    feed::AppendXml(cdata, in, XmlContext::kCData, cs);
+    feed::AppendEncoded(encoded, in, cs);
+
+    for (const std::string* out : {&text, &attr, &cdata, &encoded}) {
+      Check(utf8 ? IsCleanUtf8(*out) : IsLegalCp1251(*out),
+            utf8 ? "not clean UTF-8" : "byte outside windows-1251's legal characters", in, *out);
+    }
+    if (utf8) Check(encoded == clean, "AppendEncoded UTF-8 differs from CleanUtf8", in, encoded);
+
+    Check(text.find('<') == std::string::npos, "raw '<' in text", in, text);
+    Check(text.find('>') == std::string::npos, "raw '>' in text", in, text);
+    Check(AmpersandsStartReferences(text), "bare '&' in text", in, text);
+    Check(attr.find_first_of("<>\"\t\n\r") == std::string::npos, "raw character in attribute", in,
+          attr);
+    Check(AmpersandsStartReferences(attr), "bare '&' in attribute", in, attr);
+
+    {
+      // Only here may the wrapper go around the output untouched: it is
+      // the document the brief promises to parse.
+      std::string doc_text = "<a>" + (utf8 ? text : Cp1251ToUtf8(text)) + "</a>";
+      tinyxml2::XMLDocument doc;
+      Check(doc.Parse(doc_text.data(), doc_text.size()) == tinyxml2::XML_SUCCESS,
+            "tinyxml2 rejects <a>text</a>", in, doc_text);
+    }
+    // tinyxml2 reads UTF-8 only; windows-1251 bytes are converted first,
+    // which leaves the references for it to resolve.
+    auto as_utf8 = [&](const std::string& s) { return utf8 ? s : Cp1251ToUtf8(s); };
+    CheckParses(in, as_utf8(attr), as_utf8(text), clean);
+    CheckParses(in, as_utf8(attr), "<![CDATA[" + as_utf8(cdata) + "]]>", clean);
+  }
+  return 0;
+}

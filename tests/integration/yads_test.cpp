@@ -1,0 +1,439 @@
+// The Yads feed of the sample board against the real private MariaDB:
+// every page parsed and checked field by field against the database,
+// paging exactly once under concurrent writes, a database outage answered
+// with 503 and recovered from in the same process, and a feed cut midway
+// left unparseable.
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "app.h"
+#include "datetime.h"
+#include "error.h"
+#include "legacy_html.h"
+#include "test_env.h"
+
+namespace feed {
+namespace {
+
+using testing::Cp1251ToUtf8;
+using testing::Env;
+using testing::Mariadb;
+
+struct Reply {
+  int status = 0;
+  std::map<std::string, std::string> headers;
+  std::string body;
+};
+
+Reply Get(App& app, const std::string& query, const std::string& method = "GET",
+          std::map<std::string, std::string> extra = {}) {
+  Request req;
+  req.method = method;
+  req.path_info = "/yads";
+  req.query_string = query;
+  req.if_none_match = extra["If-None-Match"];
+  req.if_modified_since = extra["If-Modified-Since"];
+  StringSink sink;
+  Reply r;
+  r.status = app.Handle(req, sink, true);
+  size_t end = sink.data.find("\r\n\r\n");
+  std::istringstream head(sink.data.substr(0, end));
+  std::string line;
+  while (std::getline(head, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    size_t colon = line.find(": ");
+    if (colon != std::string::npos) r.headers[line.substr(0, colon)] = line.substr(colon + 2);
+  }
+  r.body = sink.data.substr(end + 4);
+  return r;
+}
+
+std::string Unhex(const std::string& h) {
+  std::string out;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) out += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+std::vector<std::vector<std::string>> Table(const std::string& sql) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(Mariadb(sql));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    size_t pos = 0;
+    for (;;) {
+      size_t tab = line.find('\t', pos);
+      cells.push_back(line.substr(pos, tab == std::string::npos ? tab : tab - pos));
+      if (tab == std::string::npos) break;
+      pos = tab + 1;
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// One ad as the feed must show it, computed from the table's raw values.
+struct ExpectedAd {
+  std::string title, body, name, tip, town, tel, email, icq, pic, date, period, url;
+};
+
+bool HasValue(const std::string& s) { return s.find_first_not_of(" \t\r\n") != std::string::npos; }
+
+// Active ads with a valid id (ref), by ref; and the refs that break the id rule.
+std::map<std::string, ExpectedAd> ExpectedAds(const std::string& since, std::set<std::string>* bad_refs) {
+  std::map<std::string, ExpectedAd> ads;
+  auto rows = Table(
+      "SELECT HEX(l.ref), HEX(l.title), HEX(l.body), HEX(l.author), l.kind, HEX(IFNULL(r.name, '')),"
+      " HEX(l.phone), HEX(l.email), HEX(l.icq), HEX(l.photo), DATE(l.added), l.days"
+      " FROM listing l LEFT JOIN region r ON r.region_id = l.region_id"
+      " WHERE l.status = 'active' AND l.added >= '" + since + "'");
+  for (const auto& c : rows) {
+    std::string ref = Unhex(c[0]);
+    bool valid = !ref.empty() && ref.size() <= 32 &&
+                 ref.find_first_not_of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos;
+    if (!valid) {
+      bad_refs->insert(ref);
+      continue;
+    }
+    ExpectedAd a;
+    a.title = LegacyHtmlToText(Unhex(c[1]));
+    a.body = LegacyHtmlToText(Unhex(c[2]));
+    a.name = LegacyHtmlToText(Unhex(c[3]));
+    a.tip = c[4] == "demand" ? "2" : "1";
+    a.town = LegacyHtmlToText(Unhex(c[5]));
+    a.tel = HasValue(Unhex(c[6])) ? "1" : "0";
+    a.email = HasValue(Unhex(c[7])) ? "1" : "0";
+    a.icq = HasValue(Unhex(c[8])) ? "1" : "0";
+    a.pic = HasValue(Unhex(c[9])) ? "1" : "0";
+    a.date = c[10];
+    a.period = c[11] == "0" ? "30" : c[11];
+    a.url = "doska.example/ad/" + ref + ".html";
+    ads[ref] = a;
+  }
+  return ads;
+}
+
+// A page of the feed, parsed.
+struct Page {
+  std::string catalog_date;
+  std::vector<std::pair<std::string, std::map<std::string, std::string>>> ads;  // id -> fields
+  std::string continue_token;  // empty on the last page
+};
+
+Page Parse(const Reply& r) {
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers.at("Content-Type"), "text/xml; charset=windows-1251");
+  EXPECT_EQ(r.body.rfind("<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n", 0), 0u);
+  std::string utf8 = Cp1251ToUtf8(r.body);
+  tinyxml2::XMLDocument doc;
+  Page page;
+  if (doc.Parse(utf8.c_str(), utf8.size()) != tinyxml2::XML_SUCCESS) {
+    ADD_FAILURE() << "page does not parse: " << doc.ErrorStr();
+    return page;
+  }
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  EXPECT_STREQ(root->Name(), "yml_catalog");
+  page.catalog_date = root->Attribute("date");
+  const char* order[] = {"title", "body", "name", "tip", "town", "tel", "email", "icq", "pic", "date", "period", "url", "id"};
+  for (const tinyxml2::XMLElement* ad = root->FirstChildElement("ads")->FirstChildElement("ad"); ad;
+       ad = ad->NextSiblingElement("ad")) {
+    std::map<std::string, std::string> f;
+    size_t i = 0;
+    for (const tinyxml2::XMLElement* e = ad->FirstChildElement(); e; e = e->NextSiblingElement(), ++i) {
+      EXPECT_LT(i, 13u);
+      if (i < 13) {
+        EXPECT_STREQ(e->Name(), order[i]);
+      }
+      f[e->Name()] = e->GetText() ? e->GetText() : "";
+    }
+    EXPECT_EQ(i, 13u);
+    page.ads.emplace_back(f["id"], f);
+  }
+  if (const tinyxml2::XMLElement* c = root->FirstChildElement("continue")) page.continue_token = c->GetText();
+  return page;
+}
+
+// Follows a robot's run from the first page to the last.
+std::vector<Page> FollowRun(App& app, const std::string& date) {
+  std::vector<Page> pages;
+  std::string cont;
+  for (int n = 0; n < 10000; ++n) {
+    std::string q = date.empty() ? "" : "date=" + date;
+    if (!cont.empty()) q += (q.empty() ? "" : "&") + std::string("continue=") + cont;
+    pages.push_back(Parse(Get(app, q)));
+    cont = pages.back().continue_token;
+    if (cont.empty()) break;
+  }
+  return pages;
+}
+
+class YadsIntegration : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
+  void SetUp() override { SiteZone::Use("Europe/Kiev"); }
+};
+
+TEST_F(YadsIntegration, EveryPageMatchesTheDatabaseFieldByField) {
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "700"}, {"fetch_rows", "300"}})));
+  for (const std::string& date : {std::string(), std::string("2026-10-15+00:00:00")}) {
+    std::set<std::string> bad_refs;
+    auto expected = ExpectedAds(date.empty() ? "1000-01-01" : "2026-10-15 00:00:00", &bad_refs);
+    ASSERT_GT(expected.size(), 500u);
+    ASSERT_FALSE(bad_refs.empty()) << "the sample board should hold ids the feed must leave out";
+    std::vector<Page> pages = FollowRun(app, date);
+    EXPECT_EQ(pages.size(), (expected.size() + bad_refs.size() + 699) / 700);
+    std::set<std::string> seen;
+    for (const Page& p : pages) {
+      EXPECT_EQ(p.catalog_date, pages[0].catalog_date) << "every page of a run shows the run's date";
+      for (const auto& [id, f] : p.ads) {
+        EXPECT_TRUE(seen.insert(id).second) << "ad " << id << " twice";
+        EXPECT_FALSE(bad_refs.count(id)) << "ad with a bad id " << id << " was listed";
+        auto it = expected.find(id);
+        if (it == expected.end()) {
+          ADD_FAILURE() << "ad " << id << " is not an active ad of the database";
+          continue;
+        }
+        const ExpectedAd& e = it->second;
+        EXPECT_EQ(f.at("title"), e.title) << id;
+        EXPECT_EQ(f.at("body"), e.body) << id;
+        EXPECT_EQ(f.at("name"), e.name) << id;
+        EXPECT_EQ(f.at("tip"), e.tip) << id;
+        EXPECT_EQ(f.at("town"), e.town) << id;
+        EXPECT_EQ(f.at("tel"), e.tel) << id;
+        EXPECT_EQ(f.at("email"), e.email) << id;
+        EXPECT_EQ(f.at("icq"), e.icq) << id;
+        EXPECT_EQ(f.at("pic"), e.pic) << id;
+        EXPECT_EQ(f.at("date"), e.date) << id;
+        EXPECT_EQ(f.at("period"), e.period) << id;
+        EXPECT_EQ(f.at("url"), e.url) << id;
+      }
+    }
+    EXPECT_EQ(seen.size(), expected.size());
+  }
+}
+
+TEST_F(YadsIntegration, TextOutsideTheCodePageBecomesCharacterReferences) {
+  // The sample board is utf8mb4: emoji and CJK reach windows-1251 output as
+  // &#N; (never '?'), and control characters never reach it at all.
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "1000"}})));
+  Reply r = Get(app, "");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("&#128512;"), std::string::npos);
+  for (char c : {'\x01', '\x08', '\x0b', '\x1f'}) EXPECT_EQ(r.body.find(c), std::string::npos) << int(c);
+  EXPECT_EQ(r.body.find("<script"), std::string::npos);
+  EXPECT_EQ(r.body.find("&amp;quot;"), std::string::npos);
+}
+
+TEST_F(YadsIntegration, TokensAreBoundToTheirDateAndTamperEvident) {
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}})));
+  Page first = Parse(Get(app, "date=2026-10-01+00:00:00"));
+  ASSERT_FALSE(first.continue_token.empty());
+  EXPECT_LE(first.continue_token.size(), 32u);
+  EXPECT_EQ(first.continue_token.find_first_not_of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"),
+            std::string::npos);
+  EXPECT_EQ(Get(app, "date=2026-10-01+00:00:00&continue=" + first.continue_token).status, 200);
+  EXPECT_EQ(Get(app, "date=2026-10-02+00:00:00&continue=" + first.continue_token).status, 400);
+  EXPECT_EQ(Get(app, "continue=" + first.continue_token).status, 400);
+  std::string forged = first.continue_token;
+  forged[forged.size() / 2] = forged[forged.size() / 2] == 'A' ? 'B' : 'A';
+  Reply r = Get(app, "date=2026-10-01+00:00:00&continue=" + forged);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.headers["Content-Type"], "text/plain; charset=utf-8");
+  // A token from another secret does not work either.
+  App other(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}, {"secret", "another-secret-of-16+"}})));
+  EXPECT_EQ(Get(other, "date=2026-10-01+00:00:00&continue=" + first.continue_token).status, 400);
+}
+
+TEST_F(YadsIntegration, ConditionalRequestsAnswer304) {
+  App app(LoadConfig(testing::WriteSampleConfig()));
+  Reply r = Get(app, "date=2026-10-20+00:00:00");
+  ASSERT_EQ(r.status, 200);
+  std::string etag = r.headers["ETag"], lm = r.headers["Last-Modified"];
+  ASSERT_FALSE(etag.empty());
+  ASSERT_FALSE(lm.empty());
+  Reply nm = Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-None-Match", etag}});
+  EXPECT_EQ(nm.status, 304);
+  EXPECT_EQ(nm.body, "");
+  EXPECT_EQ(Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-Modified-Since", lm}}).status, 304);
+  EXPECT_EQ(Get(app, "date=2026-10-21+00:00:00", "GET", {{"If-None-Match", etag}}).status, 200)
+      << "another date is another document";
+  Mariadb("UPDATE listing SET title = CONCAT(title, ' !'), updated = '2026-11-20 10:00:00' WHERE id = 5");
+  Reply changed = Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-None-Match", etag}});
+  EXPECT_EQ(changed.status, 200);
+  EXPECT_NE(changed.headers["ETag"], etag);
+  EXPECT_EQ(Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-Modified-Since", lm}}).status, 200);
+}
+
+TEST_F(YadsIntegration, PagingIsExactlyOnceWhileOthersWrite) {
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "150"}, {"fetch_rows", "60"}})));
+  const std::string since = "2026-10-01 00:00:00";
+  std::set<std::string> bad;
+  auto before = ExpectedAds(since, &bad);
+
+  // Another connection adds, edits and deletes ads while the robot pages.
+  std::atomic<bool> stop{false};
+  std::vector<std::string> added_refs, deleted_refs;
+  std::thread writer([&] {
+    Database db(app.config().database);
+    for (int i = 0; !stop; ++i) {
+      std::string now = FormatSqlDateTime(SiteZone::FromUnix(Now()));
+      std::string ref = "NEW" + std::to_string(getpid()) + "x" + std::to_string(i);
+      db.Execute("INSERT INTO listing (ref, kind, title, body, author, region_id, added, days, updated, status) VALUES ('" +
+                 ref + "', 'offer', 'Новое', 'текст', 'Автор', 1, '" + now + "', 30, '" + now + "', 'active')");
+      added_refs.push_back(ref);
+      db.Execute("UPDATE listing SET title = CONCAT(title, '.'), updated = '" + now + "' WHERE id = " + std::to_string(1 + (i * 37) % 2900));
+      if (i % 3 == 0) {
+        int victim = 1 + (i * 101) % 2900;
+        auto ref_row = Table("SELECT HEX(ref) FROM listing WHERE id = " + std::to_string(victim));
+        if (!ref_row.empty()) deleted_refs.push_back(Unhex(ref_row[0][0]));
+        db.Execute("UPDATE listing SET status = 'deleted', updated = '" + now + "' WHERE id = " + std::to_string(victim));
+      }
+      usleep(2000);
+    }
+  });
+  std::vector<Page> pages;
+  std::string cont, q0 = "date=2026-10-01+00:00:00";
+  do {
+    pages.push_back(Parse(Get(app, q0 + (cont.empty() ? "" : "&continue=" + cont))));
+    cont = pages.back().continue_token;
+    usleep(20000);
+  } while (!cont.empty());
+  stop = true;
+  writer.join();
+  ASSERT_GT(pages.size(), 10u);
+  ASSERT_GT(added_refs.size(), 20u);
+
+  std::multiset<std::string> got;
+  for (const Page& p : pages) {
+    for (const auto& [id, f] : p.ads) got.insert(id);
+  }
+  std::set<std::string> deleted(deleted_refs.begin(), deleted_refs.end());
+  for (const std::string& id : got) EXPECT_EQ(got.count(id), 1u) << "ad " << id << " sent twice";
+  for (const auto& [ref, ad] : before) {
+    if (deleted.count(ref)) continue;
+    EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " qualified at the start and was lost";
+  }
+  // An ad added meanwhile comes in this run or in the robot's next one,
+  // whose date is this run's yml_catalog date.
+  std::string next_date = pages[0].catalog_date;
+  std::set<std::string> next_run;
+  for (const Page& p : FollowRun(app, next_date.replace(next_date.find(' '), 1, "+"))) {
+    for (const auto& [id, f] : p.ads) next_run.insert(id);
+  }
+  size_t in_this_run = 0;
+  for (const std::string& ref : added_refs) {
+    if (deleted.count(ref)) continue;
+    in_this_run += got.count(ref);
+    EXPECT_TRUE(got.count(ref) || next_run.count(ref)) << "ad " << ref << " added during the run is in neither run";
+  }
+  EXPECT_GT(in_this_run, 0u) << "ads added while paging should reach the later pages";
+}
+
+TEST_F(YadsIntegration, DatabaseOutageGives503ThenRecoversInTheSameProcess) {
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}})));
+  ASSERT_EQ(Get(app, "").status, 200);
+  testing::StopDatabase();
+  Reply down = Get(app, "");
+  Reply down_head = Get(app, "", "HEAD");
+  testing::StartDatabase();
+  EXPECT_EQ(down.status, 503);
+  EXPECT_EQ(down.headers["Retry-After"], "60");
+  EXPECT_EQ(down.headers["Content-Type"], "text/plain; charset=utf-8");
+  EXPECT_EQ(std::count(down.body.begin(), down.body.end(), '\n'), 1);
+  EXPECT_EQ(down_head.status, 503);
+  Reply back = Get(app, "");
+  EXPECT_EQ(back.status, 200);
+  EXPECT_FALSE(Parse(back).ads.empty());
+}
+
+TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
+  // The command-line mode writes into a pipe we read slowly; the database
+  // stops while the feed is half written.
+  std::string config = testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "50"}});
+  std::string cmd = "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out(4096, '\0');
+  out.resize(fread(out.data(), 1, out.size(), p));
+  testing::StopDatabase();
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  testing::StartDatabase();
+  size_t exit_at = out.rfind("exit=");
+  ASSERT_NE(exit_at, std::string::npos);
+  EXPECT_EQ(out.substr(exit_at), "exit=1\n") << "a cut feed is a failure for cron";
+  std::string body = out.substr(0, exit_at);
+  EXPECT_GT(body.size(), 4096u);
+  EXPECT_EQ(body.find("</yml_catalog>"), std::string::npos);
+  std::string utf8 = Cp1251ToUtf8(body);
+  tinyxml2::XMLDocument doc;
+  EXPECT_NE(doc.Parse(utf8.c_str(), utf8.size()), tinyxml2::XML_SUCCESS);
+}
+
+TEST_F(YadsIntegration, CommandLineReportsLeftOutIds) {
+  std::string config = testing::WriteSampleConfig({{"page_size", "100000"}});
+  std::string out_file = config + ".xml", err_file = config + ".err";
+  int rc = testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads date='2026-09-01 00:00:00' -o '" +
+                          out_file + "' 2>'" + err_file + "'");
+  EXPECT_EQ(rc, 0);
+  std::ifstream err(err_file);
+  std::string summary((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  std::set<std::string> bad;
+  auto expected = ExpectedAds("2026-09-01 00:00:00", &bad);
+  EXPECT_NE(summary.find(std::to_string(expected.size()) + " rows written, " + std::to_string(bad.size()) + " left out"),
+            std::string::npos) << summary;
+  for (const std::string& ref : bad) {
+    EXPECT_NE(summary.find("id='" + ref.substr(0, 64)), std::string::npos) << ref << " not reported in\n" << summary;
+  }
+  // Usage errors and bad parameters fail clearly.
+  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads date=yesterday 2>/dev/null >/dev/null"), 1);
+  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --help | grep -q render"), 0);
+}
+
+TEST_F(YadsIntegration, PlainCgiServesOneRequest) {
+  std::string config = testing::WriteSampleConfig({{"page_size", "10"}});
+  std::string cmd = "FEED_CONFIG='" + config + "' REQUEST_METHOD=GET PATH_INFO=/yads QUERY_STRING='date=2026-10-01+00:00:00' '" +
+                    Env("FEED_TEST_BIN") + "' </dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0);
+  EXPECT_EQ(out.rfind("Status: 200 OK\r\nContent-Type: text/xml; charset=windows-1251\r\n", 0), 0u) << out.substr(0, 200);
+  EXPECT_NE(out.find("<continue>"), std::string::npos);
+}
+
+TEST_F(YadsIntegration, MappingErrorsAreFoundAtStart) {
+  // A template field the query does not return: `check` says which.
+  std::string root = Env("FEED_TEST_ROOT");
+  std::string bad_sql = testing::WriteSampleConfig() + ".sql";
+  testing::Shell("sed 's/AS town/AS city/' '" + root + "/sql/sample-yads.sql' > '" + bad_sql + "'");
+  std::string config = testing::WriteSampleConfig({{"query", bad_sql}});
+  App app(LoadConfig(config));
+  try {
+    app.CheckDatabase();
+    FAIL() << "a missing field passed the check";
+  } catch (const FeedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+    EXPECT_NE(std::string(e.what()).find("yads.xml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("field 'town' is not a column"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' check 2>/dev/null"), 1);
+  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + testing::WriteSampleConfig() + "' check >/dev/null"), 0);
+}
+
+}  // namespace
+}  // namespace feed

@@ -1,0 +1,109 @@
+#include "config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+const char kGood[] =
+    "; comment\n"
+    "[database]\nsocket = /tmp/s.sock\nuser = feed\npassword = \"p w\"\nname = sample\n"
+    "[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n"
+    "[feed   yads]\ntemplate = ../templates/yads.xml\nquery = /abs/q.sql\nencoding = windows-1251\n"
+    "since = param date\ncontinue = param continue\npage_size = 500\nkeyset = added, id\n"
+    "secret = 0123456789abcdef\n";
+
+std::string ErrorOf(const std::string& text) {
+  try {
+    ParseConfig(text, "f.ini", "/etc/feed");
+  } catch (const FeedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(Config, ReadsEverySection) {
+  unsetenv("FEED_DB_NAME");
+  Config c = ParseConfig(kGood, "f.ini", "/etc/feed");
+  EXPECT_EQ(c.database.socket, "/tmp/s.sock");
+  EXPECT_EQ(c.database.password, "p w");
+  EXPECT_EQ(c.time_zone, "Europe/Kiev");
+  EXPECT_EQ(c.site.at("url"), "http://doska.example");
+  ASSERT_EQ(c.feeds.size(), 1u);
+  const FeedConfig& f = c.feeds[0];
+  EXPECT_EQ(f.name, "yads");
+  EXPECT_EQ(f.path, "/yads");
+  EXPECT_EQ(f.template_file, "/etc/feed/../templates/yads.xml");
+  EXPECT_EQ(f.query_file, "/abs/q.sql");
+  EXPECT_EQ(f.encoding, Charset::kWindows1251);
+  EXPECT_EQ(f.since, SinceSource::kParam);
+  EXPECT_EQ(f.since_param, "date");
+  EXPECT_EQ(f.continue_param, "continue");
+  EXPECT_EQ(f.page_size, 500);
+  EXPECT_EQ(f.keyset, (std::vector<std::string>{"added", "id"}));
+}
+
+TEST(Config, EnvironmentOverridesTheDatabaseSection) {
+  setenv("FEED_DB_SOCKET", "/run/other.sock", 1);
+  setenv("FEED_DB_NAME", "other", 1);
+  setenv("FEED_DB_PORT", "3307", 1);
+  Config c = ParseConfig(kGood, "f.ini", "/etc/feed");
+  EXPECT_EQ(c.database.socket, "/run/other.sock");
+  EXPECT_EQ(c.database.name, "other");
+  EXPECT_EQ(c.database.port, 3307);
+  setenv("FEED_DB_PORT", "70000", 1);
+  EXPECT_NE(ErrorOf(kGood).find("FEED_DB_PORT"), std::string::npos);
+  unsetenv("FEED_DB_SOCKET");
+  unsetenv("FEED_DB_NAME");
+  unsetenv("FEED_DB_PORT");
+}
+
+TEST(Config, EachMistakeNamesFileAndLine) {
+  struct Case {
+    std::string text;
+    const char* expect;
+  } cases[] = {
+      {"name = x\n", "f.ini:1: key before any [section]"},
+      {"[database]\nname = a\nname = b\n", "f.ini:3: key 'name' repeats"},
+      {"[database]\n[database]\n", "f.ini:2: section [database] appears twice"},
+      {"[database]\njust text\n", "f.ini:2: expected 'key = value'"},
+      {"[database]\nport = 0x10\n", "f.ini:2: port must be a whole number"},
+      {"[database]\ncolour = red\n", "f.ini:2: unknown key 'colour'"},
+      {"[sitee]\n", "f.ini:1: unknown section [sitee]"},
+      {"[site]\ntime_zone = Mars/Olympus\n", "f.ini:2: unknown time zone"},
+      {"[site]\ntime_zone = ../../etc/passwd\n", "f.ini:2: unknown time zone"},
+      {"[database]\nname=x\n[feed a b]\n", "f.ini:3: a feed name is"},
+      {"[database]\nname=x\n[feed y]\nquery = q\nkeyset = id\n", "f.ini:3: [feed y] needs template"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nencoding = koi8-r\n", "f.ini:7: encoding must be"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n", "has continue but no secret"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\npage_size = 10\n", "has page_size but no continue"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = a b c d\n", "f.ini:6: keyset names 1 to 3"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\npath = /../x\n", "f.ini:7: path must"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nsince = cookie x\n", "f.ini:7: since must be"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nsecret = short\n", "f.ini:7: secret must be at least"},
+      {"[database]\nname=x\n", "no [feed NAME] section"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\n[feed z]\npath = /y\ntemplate = t\nquery = q\nkeyset = id\n", "f.ini:7: two feeds have path /y"},
+  };
+  for (const Case& c : cases) {
+    std::string msg = ErrorOf(c.text);
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << c.text << "\n  gave: " << msg;
+  }
+}
+
+TEST(Config, MissingFileIsAConfigError) {
+  try {
+    LoadConfig("/nonexistent/feed.ini");
+    FAIL();
+  } catch (const FeedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/feed.ini"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace feed

@@ -1,0 +1,330 @@
+#include "legacy_html.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xml_text.h"
+
+namespace feed {
+namespace {
+
+using namespace std::string_literals;
+
+// Turns invisible bytes into \xNN so that a failing case reads in the log.
+std::string Visible(std::string_view s) {
+  std::string v;
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c < 0x7F) {
+      v.push_back(static_cast<char>(c));
+    } else {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\x%02X", c);
+      v += buf;
+    }
+  }
+  return v;
+}
+
+struct Case {
+  std::string name;
+  std::string in;
+  std::string want;
+};
+
+void ExpectConversions(const std::vector<Case>& cases) {
+  for (const auto& c : cases) {
+    EXPECT_EQ(Visible(LegacyHtmlToText(c.in)), Visible(c.want))
+        << c.name << ": \"" << Visible(c.in) << "\"";
+  }
+}
+
+TEST(LegacyHtmlTest, RealBoardText) {
+  ExpectConversions({
+      {"board sample",
+       "  <b>Срочно!</b> Продам &quot;Жигули&quot;<br>тел. &#8470;5 &#128512;\x01 "
+       "<script>alert(1)</script>  ",
+       "Срочно! Продам \"Жигули\"\nтел. №5 😀"},
+      {"plain text untouched", "Продам гараж, 3х6 м.", "Продам гараж, 3х6 м."},
+      {"empty", "", ""},
+      {"only markup", "<p><br></p>", ""},
+  });
+}
+
+TEST(LegacyHtmlTest, Tags) {
+  ExpectConversions({
+      {"inline tags removed", "<b>bold</b> <i>it</i>", "bold it"},
+      {"tags join words", "a<span>b</span>c", "abc"},
+      {"attributes", "<a href=\"http://x/?a=1&b=2\" target=_blank>link</a>", "link"},
+      {"upper case", "<IMG SRC=x.jpg>pic<FONT color=red>!</FONT>", "pic!"},
+      {"up to the next '>' even in quotes", "<a title=\"x>y\">z</a>", "y\">z"},
+      {"doctype", "<!DOCTYPE html>x", "x"},
+      {"processing instruction", "<?xml version=\"1.0\"?>x", "x"},
+      {"close tag only", "x</b>y", "xy"},
+      {"close tag of script alone", "</script>text", "text"},
+      {"cyrillic after '<' is text", "<Цена> 100", "<Цена> 100"},
+      {"nested '<' inside a tag", "<scr<script>x</script>ipt>y", "xipt>y"},
+  });
+}
+
+TEST(LegacyHtmlTest, ElementsRemovedWithTheirContent) {
+  ExpectConversions({
+      {"script", "a<script>alert(1)</script>b", "ab"},
+      {"script mixed case with attributes", "a<SCRIPT type=\"text/javascript\">x</ScRiPt >b", "ab"},
+      {"script containing markup", "<script>if (a<b && c>d) {}</script>ok", "ok"},
+      {"script containing a split close tag",
+       "<script>document.write('</scr'+'ipt>')</script>ok", "ok"},
+      {"two scripts", "<script>a</script>b<script>c</script>d", "bd"},
+      {"script never closed", "text<script>alert(1)", "text"},
+      {"script tag never closed", "text<script", "text"},
+      {"self-closing script still opens", "a<script/>b</script>c", "ac"},
+      {"close tag needs a boundary", "a<script>b</scripts>c</script>d", "ad"},
+      {"close tag at the end without '>'", "a<script>b</script", "a"},
+      {"scriptx is just a tag", "<scriptx>a</scriptx>b", "ab"},
+      {"style", "<style>p { color: red }</style>text", "text"},
+      {"noscript", "a<noscript>enable JS</noscript>b", "ab"},
+      {"iframe", "a<iframe src=x>fallback</iframe>b", "ab"},
+      {"object", "a<object data=x><param name=y>fallback</object>b", "ab"},
+      {"template", "a<template><p>t</p></template>b", "ab"},
+      {"evasion by nesting", "<<script>script>alert(1)<</script>/script>", "< /script>"},
+  });
+}
+
+TEST(LegacyHtmlTest, Comments) {
+  ExpectConversions({
+      {"comment", "a<!-- hidden -->b", "ab"},
+      {"comment with dashes", "a<!-- x -- y --->b", "ab"},
+      {"empty comment", "a<!---->b", "ab"},
+      {"abrupt empty comment", "a<!-->b", "ab"},
+      {"abrupt empty comment with three dashes", "a<!--->b", "ab"},
+      {"comment hides markup", "a<!-- <script>alert(1)</script> -->b", "ab"},
+      {"unterminated comment", "a<!-- never closed <b>x</b>", "a"},
+      {"multi-line comment", "a<!--\nline\n-->b", "ab"},
+  });
+}
+
+TEST(LegacyHtmlTest, LineBreakTags) {
+  ExpectConversions({
+      {"br", "a<br>b", "a\nb"},
+      {"br self-closing", "a<br/>b", "a\nb"},
+      {"br self-closing with space", "a<br />b", "a\nb"},
+      {"br upper case", "a<BR>b", "a\nb"},
+      {"br mixed case with attribute", "a<bR clear=all>b", "a\nb"},
+      {"close br", "a</br>b", "a\nb"},
+      {"brx is not br", "a<brx>b", "ab"},
+      {"several br collapse", "a<br><br><br>b", "a\nb"},
+      {"br with spaces around", "a <br> b", "a\nb"},
+      {"br at the ends trimmed", "<br>a<br>", "a"},
+      {"paragraphs", "<p>a</p><p>b</p>", "a\nb"},
+      {"div", "<div class=x>a</div>b", "a\nb"},
+      {"list items", "<ul><li>a<li>b</ul>", "a\nb"},
+      {"headings", "<h1>T</h1>text<h6>U</h6>", "T\ntext\nU"},
+      {"h7 is not a heading", "a<h7>b", "ab"},
+      {"table rows", "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>", "ab\nc"},
+  });
+}
+
+TEST(LegacyHtmlTest, NamedEntities) {
+  ExpectConversions({
+      {"the five", "&quot;&amp;&lt;&gt;&apos;", "\"&<>'"},
+      {"guillemets", "&laquo;Ёлка&raquo;", "«Ёлка»"},
+      {"dashes", "a&mdash;b&ndash;c&hellip;", "a—b–c…"},
+      {"signs", "&copy;&euro;&trade;&reg;&deg;&plusmn;&sect;", "©€™®°±§"},
+      {"quotes", "&bdquo;x&ldquo; &lsquo;y&rsquo;", "„x“ ‘y’"},
+      {"case matters", "&Alpha;&alpha;&Dagger;&dagger;", "Αα‡†"},
+      {"first and last in the table", "&AElig;&zwnj;", "Æ\u200C"},
+      {"longest name", "&thetasym;", "ϑ"},
+      {"latin", "&eacute;&Uuml;&szlig;&ntilde;", "éÜßñ"},
+      {"math", "&le;&ge;&ne;&infin;&sum;&radic;", "≤≥≠∞∑√"},
+      {"arrows", "&larr;&rarr;&hArr;", "←→⇔"},
+      {"nbsp is a space", "a&nbsp;b", "a b"},
+      {"nbsp collapses", "a&nbsp;&nbsp; &nbsp;b", "a b"},
+      {"nbsp trimmed", "&nbsp;a&nbsp;", "a"},
+      {"decoded '<' is text, not a tag", "&lt;b&gt;bold&lt;/b&gt;", "<b>bold</b>"},
+  });
+}
+
+TEST(LegacyHtmlTest, NumericReferences) {
+  ExpectConversions({
+      {"decimal numero", "&#8470;5", "№5"},
+      {"hex numero", "&#x2116;", "№"},
+      {"hex upper X", "&#X2116;", "№"},
+      {"hex upper digits", "&#x1F600;", "😀"},
+      {"hex lower digits", "&#x1f600;", "😀"},
+      {"decimal emoji", "&#128512;", "😀"},
+      {"leading zeros", "&#65;&#x41;&#0065;&#x00041;", "AAAA"},
+      {"cyrillic", "&#1046;&#x436;", "Жж"},
+      {"largest", "&#1114111;", "\U0010FFFF"},
+      {"windows-1252 en dash", "&#150;", "–"},
+      {"windows-1252 em dash", "&#151;", "—"},
+      {"windows-1252 ellipsis", "&#133;", "…"},
+      {"windows-1252 euro", "&#x80;", "€"},
+      {"tab reference is a space", "a&#9;b", "a b"},
+      {"LF references collapse", "a&#10;&#10;b", "a\nb"},
+      {"CR LF references", "a&#13;&#10;b", "a\nb"},
+      {"nbsp reference", "a&#160;&#xA0;b", "a b"},
+  });
+}
+
+TEST(LegacyHtmlTest, DecodesOnce) {
+  ExpectConversions({
+      {"double-encoded quote", "&amp;quot;", "&quot;"},
+      {"double-encoded amp", "&amp;amp;", "&amp;"},
+      {"double-encoded numeric", "&amp;#8470;", "&#8470;"},
+      {"double-encoded tag", "&amp;lt;b&amp;gt;", "&lt;b&gt;"},
+      {"reference decoded to '&' does not start another", "&#38;quot;", "&quot;"},
+      {"reference decoded to '<' does not start a tag", "&#60;script&#62;", "<script>"},
+  });
+}
+
+TEST(LegacyHtmlTest, ReferencesKeptAsTyped) {
+  ExpectConversions({
+      {"unknown name", "&foo;", "&foo;"},
+      {"HTML 4 names are case-sensitive", "&AMP;&Quot;", "&AMP;&Quot;"},
+      {"bare ampersand", "AT&T", "AT&T"},
+      {"spaced ampersand", "a & b", "a & b"},
+      {"ampersand at the end", "a&", "a&"},
+      {"no semicolon", "&quot", "&quot"},
+      {"no semicolon before text", "&quotx", "&quotx"},
+      {"decimal without semicolon", "&#8470 ", "&#8470"},
+      {"no digits", "&#;", "&#;"},
+      {"no hex digits", "&#x;", "&#x;"},
+      {"bad hex digits", "&#xZZ;", "&#xZZ;"},
+      {"letters after digits", "&#12a;", "&#12a;"},
+      {"empty name", "&;", "&;"},
+      {"name too long", "&thetasymx;", "&thetasymx;"},
+      {"very long name", "&abcdefghijklmnopqrstuvwxyz;", "&abcdefghijklmnopqrstuvwxyz;"},
+      {"unknown then known", "&foo;&amp;", "&foo;&"},
+      {"ampersand before a reference", "&&amp;", "&&"},
+  });
+}
+
+TEST(LegacyHtmlTest, InvalidReferencesDropped) {
+  ExpectConversions({
+      {"zero", "a&#0;b", "ab"},
+      {"surrogate", "a&#xD800;b", "ab"},
+      {"low surrogate", "a&#57343;b", "ab"},
+      {"past U+10FFFF", "a&#1114112;b", "ab"},
+      {"past U+10FFFF hex", "a&#x110000;b", "ab"},
+      {"huge", "a&#99999999999999999999999;b", "ab"},
+      {"huge hex", "a&#xFFFFFFFFFFFFFFFF41;b", "ab"},
+      {"control", "a&#1;b", "ab"},
+      {"control hex", "a&#x1F;b", "ab"},
+      {"DEL", "a&#127;b", "ab"},
+      {"windows-1252 hole", "a&#129;b", "ab"},
+      {"U+FFFE", "a&#xFFFE;b", "ab"},
+      {"U+FFFF", "a&#65535;b", "ab"},
+  });
+}
+
+TEST(LegacyHtmlTest, LessThanThatIsText) {
+  ExpectConversions({
+      {"spaced", "a < b", "a < b"},
+      {"digit", "5<6", "5<6"},
+      {"operator", "1 <= 2", "1 <= 2"},
+      {"arrow", "a <- b", "a <- b"},
+      {"heart", "I <3 it", "I <3 it"},
+      {"alone", "<", "<"},
+      {"at the end", "x<", "x<"},
+      {"before space and '>'", "< >", "< >"},
+      {"doubled before a tag", "<<b>x", "< x"},
+      {"doubled before a digit", "<<b>5", "<5"},
+      {"before a dropped control", "<\x01script>", "< script>"},
+      {"before a dropped byte", "<\xFFscript>", "< script>"},
+      {"before a comment", "<<!-- -->script>", "< script>"},
+  });
+}
+
+TEST(LegacyHtmlTest, Whitespace) {
+  ExpectConversions({
+      {"trim and collapse", "  a   b  ", "a b"},
+      {"tabs", "a\t\tb", "a b"},
+      {"spaces and tabs", "a \t b", "a b"},
+      {"blank lines", "a\n\n\nb", "a\nb"},
+      {"lines of spaces", "a \n \n b", "a\nb"},
+      {"CR LF", "a\r\nb", "a\nb"},
+      {"lone CR", "a\rb", "a\nb"},
+      {"CR LF blank lines", "a\r\n\r\nb", "a\nb"},
+      {"leading and trailing lines", "\n\na\n\n", "a"},
+      {"only whitespace", " \t\r\n ", ""},
+      {"literal nbsp is a character", "a\u00A0b", "a\u00A0b"},
+      {"removed tag keeps the spaces around it", "a <b> </b> b", "a b"},
+  });
+}
+
+TEST(LegacyHtmlTest, ControlCharactersAndInvalidBytes) {
+  ExpectConversions({
+      {"C0 controls", "a\x01" "b\x08" "c\x0B" "d\x0C" "e\x1F" "f\x7F" "g", "abcdefg"},
+      {"NUL", "a\x00" "b"s, "ab"},
+      {"C1 control", "a\u0085b\u009Fc", "abc"},
+      {"control between spaces", "a \x01 b", "a b"},
+      {"overlong", "a\xC0\xAF" "b", "ab"},
+      {"FF byte", "a\xFF" "b", "ab"},
+      {"stray continuation", "a\x80" "b", "ab"},
+      {"truncated at the end", "Ж\xE2\x82", "Ж"},
+      {"surrogate", "a\xED\xA0\x80" "b", "ab"},
+      {"U+FFFE", "a\xEF\xBF\xBE" "b", "ab"},
+      {"F5 lead", "a\xF5\x80\x80\x80" "b", "ab"},
+  });
+}
+
+TEST(LegacyHtmlTest, UnterminatedTagAtTheEnd) {
+  ExpectConversions({
+      {"open tag", "text <b", "text"},
+      {"open tag with attribute", "text <a href=\"x", "text"},
+      {"close tag start", "a</", "a"},
+      {"bang", "a<!", "a"},
+      {"question mark", "a<?", "a"},
+      {"script", "a<script", "a"},
+      {"comment start", "a<!--", "a"},
+  });
+}
+
+// Random inputs over an alphabet of the things board text is made of.
+std::string RandomHtml(std::mt19937& rng) {
+  static const std::vector<std::string> kPieces = {
+      "a", "Ж", "😀", " ", "  ", "\t", "\n", "\r", "\r\n", "\x01", "\x00"s, "\x7F", "\xC2\x85",
+      "\xFF", "\xE2\x82", "\xED\xA0\x80", "<", ">", "/", "!", "?", "-", "=", "\"", "<b>", "</b>",
+      "<br>", "<br />", "<p>", "<li>", "<script>", "</script>", "<SCRIPT", "script", "<style>",
+      "</style>", "<!--", "-->", "&", ";", "#", "x", "&amp;", "&quot;", "&nbsp;", "&lt;",
+      "&#8470;", "&#0;", "&#x1F600;", "&#150;", "&#9;", "&#10;", "&#xD800;", "&foo;",
+  };
+  std::uniform_int_distribution<size_t> count(0, 20);
+  std::uniform_int_distribution<size_t> pick(0, kPieces.size() - 1);
+  std::string s;
+  for (size_t n = count(rng); n > 0; --n) s += kPieces[pick(rng)];
+  return s;
+}
+
+TEST(LegacyHtmlTest, OutputIsCleanTrimmedText) {
+  std::mt19937 rng(8470);
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string in = RandomHtml(rng);
+    std::string out = LegacyHtmlToText(in);
+    ASSERT_EQ(CleanUtf8(out), out) << Visible(in);
+    if (out.empty()) continue;
+    EXPECT_NE(out.front(), ' ') << Visible(in);
+    EXPECT_NE(out.front(), '\n') << Visible(in);
+    EXPECT_NE(out.back(), ' ') << Visible(in);
+    EXPECT_NE(out.back(), '\n') << Visible(in);
+    for (std::string_view bad : {"  ", "\n\n", " \n", "\n ", "\t", "\r"}) {
+      EXPECT_EQ(out.find(bad), std::string::npos) << Visible(in) << " -> " << Visible(out);
+    }
+    if (in.find('&') == std::string::npos) {
+      // Without references nothing can spell a tag back into the text.
+      for (size_t i = 0; i + 1 < out.size(); ++i) {
+        char c = out[i + 1];
+        bool tag_start = std::isalpha(static_cast<unsigned char>(c)) || c == '/' || c == '!' ||
+                         c == '?';
+        EXPECT_FALSE(out[i] == '<' && tag_start) << Visible(in) << " -> " << Visible(out);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace feed

@@ -1,0 +1,53 @@
+#include "sql_query.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+TEST(SqlQuery, NamedParametersBecomeQuestionMarksInOrder) {
+  SqlQuery q = ParseSqlQuery(
+      "SELECT a, ':nope' AS s, \":nope\" AS d, `:nope` AS i, x::int -- :comment\n"
+      "FROM t /* :block */ WHERE a >= :since AND (a > :after_a OR b > :after_b) # :hash\n"
+      "AND c = 'it''s :x' AND e = 'back\\':y' LIMIT :limit;\n-- trailing comment\n",
+      "q.sql");
+  EXPECT_EQ(q.params, (std::vector<std::string>{"since", "after_a", "after_b", "limit"}));
+  EXPECT_EQ(q.text.find(":since"), std::string::npos);
+  EXPECT_NE(q.text.find("':nope'"), std::string::npos);
+  EXPECT_NE(q.text.find("'it''s :x'"), std::string::npos);
+  EXPECT_NE(q.text.find("x::int"), std::string::npos);
+  EXPECT_EQ(std::count(q.text.begin(), q.text.end(), '?'), 4);
+  EXPECT_TRUE(q.Uses("after_b"));
+  EXPECT_FALSE(q.Uses("x"));
+}
+
+TEST(SqlQuery, RefusesWhatWouldBreakBinding) {
+  struct Case {
+    const char* sql;
+    const char* expect;
+  } cases[] = {
+      {"SELECT 1 WHERE a = ?", "q.sql:1: use named parameters"},
+      {"SELECT 1;\nSELECT 2", "q.sql:2: one statement per file"},
+      {"SELECT\n'abc", "q.sql:2: unterminated string literal"},
+      {"SELECT `abc", "unterminated quoted identifier"},
+      {"SELECT 1 /* open", "unterminated /* comment"},
+      {"  \n -- only a comment\n", "no SQL statement"},
+      {"", "no SQL statement"},
+  };
+  for (const auto& c : cases) {
+    try {
+      ParseSqlQuery(c.sql, "q.sql");
+      ADD_FAILURE() << "accepted: " << c.sql;
+    } catch (const FeedError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+      EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace feed
