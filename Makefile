@@ -6,12 +6,13 @@
 #   make stop       stop what `make run` started
 #   make test       install what is missing, build, run every test
 #   make bench      measure against the legacy PHP scripts (see bench/README.md)
-#   make install    prefix=/usr/local DESTDIR= (binary, templates, sql, conf)
+#   make install    prefix=/usr/local DESTDIR= : $(prefix)/cgi-bin/feed.fcgi and
+#                   $(prefix)/share/feed-fcgi/{conf,templates,sql} (the configs
+#                   name templates and SQL relative to their own folder)
 
 prefix     ?= /usr/local
-bindir     ?= $(prefix)/lib/cgi-bin
+bindir     ?= $(prefix)/cgi-bin
 datadir    ?= $(prefix)/share/feed-fcgi
-sysconfdir ?= $(prefix)/etc/feed-fcgi
 DESTDIR    ?=
 
 CXX      ?= g++
@@ -41,8 +42,11 @@ FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
 
 BIN := cgi-bin/feed.fcgi
 
-.PHONY: all deps run stop test unit integration e2e fuzz bench install clean
+.PHONY: all binaries deps run stop test unit fuzz bench install clean
 all: $(BIN)
+
+# Everything tests/run.sh runs, in $(BUILD) (build/sanitize with SANITIZE=1).
+binaries: $(BUILD)/feed.fcgi $(BUILD)/unit_tests $(BUILD)/integration_tests $(BUILD)/e2e_tests $(FUZZ_BIN)
 
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(dir $@)
@@ -94,11 +98,11 @@ bench: deps
 	@bench/run.sh
 
 install: $(BIN)
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir)/sql $(DESTDIR)$(sysconfdir)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir)/sql $(DESTDIR)$(datadir)/conf
 	install -m 755 $(BIN) $(DESTDIR)$(bindir)/feed.fcgi
 	install -m 644 templates/*.xml $(DESTDIR)$(datadir)/templates/
 	install -m 644 sql/*.sql $(DESTDIR)$(datadir)/sql/
-	install -m 644 conf/*.ini $(DESTDIR)$(sysconfdir)/
+	install -m 644 conf/* $(DESTDIR)$(datadir)/conf/
 
 clean:
 	rm -rf build $(BIN)

@@ -17,7 +17,7 @@
 //         10  + 34 bits   v - 2^32, v in [2^32, 2^32 + 2^34)   36 bits
 //         110 + 16 bits   zigzag(v), v in [-2^15, 2^15)        19 bits
 //         111 + 48 bits   zigzag(v), anything else             51 bits
-//       (prefix bits read first, least significant first)
+//       (prefix bits in reading order, which starts at the low end)
 //
 // Payload bytes are the bits after the MAC, little-endian, zero-padded to a
 // whole byte. Fields are read from the low end, so leading zero bits need no
@@ -25,20 +25,20 @@
 // zeros lie beyond.
 //
 // Why not byte varints: four ~32-bit values (run_start and two epoch
-// seconds, one id below 2^33) take 5 LEB128 bytes each; with a version byte
+// seconds, one id up to 2^32) take 5 LEB128 bytes each; with a version byte
 // and the MAC that is 27 bytes, 37 base62 characters. The bit classes above
 // spend 33 bits on anything below 2^32 (every epoch second until 2106) and
 // 36 on an id up to 2^32 + 2^34, so that token is 189 bits: 32 characters.
 // Each value has exactly one encoding (the cheapest class that holds it);
 // the decoder rejects any other.
 //
-// The header's REQUIRES range is narrowed by the length limit: Encode throws
-// std::length_error when the values together need more than 136 bits (e.g.
-// three keyset values of which two are negative or >= 2^32 + 2^34). One
-// keyset value anywhere in [-2^47, 2^47) always fits, as do three values of
-// which at most one lies outside [-2^15, 2^32) and run_start in [0, 2^32).
-// Values outside [-2^47, 2^47) or a keyset of 0 or more than 3 values throw
-// std::invalid_argument.
+// So the header's REQUIRES is narrowed by the length limit: Encode throws
+// std::length_error when the values need more than 136 bits together. What
+// always fits: run_start and one keyset value anywhere in [-2^47, 2^47);
+// run_start in [-2^15, 2^32) and two keyset values anywhere; run_start and
+// three keyset values all in [-2^15, 2^32), or with one of the four in
+// [2^32, 2^32 + 2^34) instead. Values outside [-2^47, 2^47), or a keyset of 0
+// or more than 3 values, throw std::invalid_argument.
 
 namespace feed {
 namespace {

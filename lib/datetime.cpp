@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -178,8 +179,13 @@ int64_t NaiveSeconds(const LocalTime& t) {
 }
 
 LocalTime FromNaiveSeconds(int64_t s) {
-  const int64_t days = FloorDiv(s, kSecondsPerDay);
-  const int64_t rem = s - days * kSecondsPerDay;
+  // Remainder first: days * 86400 would overflow for s near INT64_MIN.
+  int64_t rem = s % kSecondsPerDay;
+  int64_t days = s / kSecondsPerDay;
+  if (rem < 0) {
+    rem += kSecondsPerDay;
+    --days;
+  }
   const Civil c = CivilFromDays(days);
   // XXX: years outside int wrap (well-defined since C++20); no feed date is
   // anywhere near.
@@ -229,11 +235,11 @@ int SiteZone::OffsetAt(UnixTime t) {
 // mktime's choice in a gap or overlap depends on tm_isdst and on the libc, so
 // the rule is applied here: every instant that shows `t` is naive - offset
 // for some offset in force near it. Offsets are sampled a day either side
-// (no zone changes offset twice within two days) and at the first guesses;
-// a candidate counts when the zone really shows `t` at it. Several count:
-// overlap, take the earliest. None: gap, take the latest, which is `t` read
-// with the offset from before the gap, i.e. pushed forward by the gap's
-// length (as java.time and Python's fold=0 do).
+// (this assumes no zone changes its offset twice within two days) and at the
+// first guesses; a candidate counts when the zone really shows `t` at it.
+// Several count: overlap, take the earliest. None: gap, take the latest,
+// which is `t` read with the offset from before the gap, i.e. pushed forward
+// by the gap's length (as java.time and Python's fold=0 do).
 UnixTime SiteZone::ToUnix(const LocalTime& t) {
   const int64_t naive = NaiveSeconds(t);
   std::array<int, 5> offsets = {OffsetAt(naive - kSecondsPerDay), OffsetAt(naive),
@@ -242,8 +248,11 @@ UnixTime SiteZone::ToUnix(const LocalTime& t) {
   offsets[4] = OffsetAt(naive - offsets[3]);
   std::optional<UnixTime> earliest_valid;
   UnixTime latest = naive - offsets[0];
-  for (int offset : offsets) {
-    const UnixTime u = naive - offset;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    if (std::find(offsets.begin(), offsets.begin() + i, offsets[i]) != offsets.begin() + i) {
+      continue;  // usually all five agree: test each once
+    }
+    const UnixTime u = naive - offsets[i];
     if (u > latest) latest = u;
     if (FromUnix(u) == t && (!earliest_valid || u < *earliest_valid)) earliest_valid = u;
   }

@@ -44,7 +44,7 @@ void CheckText(const std::string& s, const std::string& what) {
     size_t len;
     auto cp = DecodeUtf8(std::string_view(s).substr(i), &len);
     if (!cp) throw BadRequest(what + " is not valid UTF-8");
-    if (*cp < 0x20 || *cp == 0x7f) throw BadRequest(what + " holds a control character");
+    if (*cp < 0x20 || *cp == 0x7f || !IsXmlChar(*cp)) throw BadRequest(what + " holds a control character or a non-character");
     i += len;
   }
 }
@@ -75,7 +75,7 @@ Request RequestFromEnvironment(const std::function<const char*(const char*)>& ge
   r.path_info = v("PATH_INFO");
   r.query_string = v("QUERY_STRING");
   r.if_none_match = v("HTTP_IF_NONE_MATCH");
-  r.if_modified_since = v("HTTP_IF_MODIFIED_SINCE");
+  r.if_modified_since = std::string(TrimOws(v("HTTP_IF_MODIFIED_SINCE")));
   r.accept_encoding = v("HTTP_ACCEPT_ENCODING");
   r.user_agent = v("HTTP_USER_AGENT");
   return r;

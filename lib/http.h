@@ -33,8 +33,8 @@ Request RequestFromEnvironment(const std::function<const char*(const char*)>& ge
 
 // The decoded query parameters. Parse rejects, with FeedError(kBadRequest)
 // and a message naming the problem: a query string over 2048 bytes, a bad
-// %-escape, a name or value holding NUL, control characters or invalid UTF-8
-// after decoding, more than 16 parameters, the same name twice.
+// %-escape, a name or value holding NUL, control characters, characters XML
+// forbids (U+FFFE) or invalid UTF-8 after decoding, more than 16 parameters, the same name twice.
 class QueryParams {
  public:
   static QueryParams Parse(std::string_view query_string);

@@ -85,8 +85,8 @@ constexpr NamedEntity kNamedEntities[] = {
     {"zwj", 0x200D}, {"zwnj", 0x200C},
 };
 static_assert(std::size(kNamedEntities) == 253);
-static_assert(std::is_sorted(std::begin(kNamedEntities), std::end(kNamedEntities),
-                             [](const NamedEntity& a, const NamedEntity& b) { return a.name < b.name; }));
+constexpr bool ByName(const NamedEntity& a, const NamedEntity& b) { return a.name < b.name; }
+static_assert(std::is_sorted(std::begin(kNamedEntities), std::end(kNamedEntities), ByName));
 
 constexpr size_t kLongestEntityName = 8;  // "thetasym"
 
@@ -158,7 +158,16 @@ Reference ParseReference(std::string_view s) {
 }
 
 // What may follow '<' for it to open a tag.
-constexpr bool IsTagStart(char32_t c) { return c < 0x80 && (IsAsciiAlpha(c) || c == '/' || c == '!' || c == '?'); }
+constexpr bool IsTagStart(char32_t c) {
+  if (c >= 0x80) return false;
+  return IsAsciiAlpha(static_cast<unsigned char>(c)) || c == '/' || c == '!' || c == '?';
+}
+
+// HTML's tag name runs to whitespace, '/' or '>': "<script-x>" is not a
+// script element and "</script-x>" does not close one.
+constexpr bool EndsTagName(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>';
+}
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -249,7 +258,7 @@ size_t SkipElementContent(std::string_view s, size_t from, std::string_view name
     if (open == std::string_view::npos) return s.size();
     size_t after = open + 2 + name.size();
     if (after <= s.size() && EqualsIgnoreCase(s.substr(open + 2, name.size()), name) &&
-        (after == s.size() || !IsAsciiAlnum(static_cast<unsigned char>(s[after])))) {
+        (after == s.size() || EndsTagName(s[after]))) {
       size_t gt = s.find('>', after);
       return gt == std::string_view::npos ? s.size() : gt + 1;
     }
@@ -279,7 +288,7 @@ size_t Markup(std::string_view s, size_t i, PlainTextWriter& w) {
   bool closing = s[i + 1] == '/';
   size_t name_begin = i + 1 + (closing ? 1 : 0);
   size_t name_end = name_begin;
-  while (name_end < n && IsAsciiAlnum(static_cast<unsigned char>(s[name_end]))) ++name_end;
+  while (name_end < n && !EndsTagName(s[name_end])) ++name_end;
   std::string_view name = s.substr(name_begin, name_end - name_begin);
   if (!closing && IsRawContentElement(name)) {
     w.Removed();

@@ -122,7 +122,15 @@ void AppendXmlMode(std::string& out, std::string_view utf8, Mode mode, Charset c
       continue;
     }
     size_t len;
-    std::optional<char32_t> cp = DecodeUtf8(std::string_view(s + i, n - i), &len);
+    std::optional<char32_t> cp;
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && IsContinuation(s[i + 1])) {
+      // Two-byte sequences (all of Cyrillic) are the bulk of a Russian
+      // feed, and every one of them is a legal XML character.
+      cp = ((char32_t{c} & 0x1F) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
+      len = 2;
+    } else {
+      cp = DecodeUtf8(std::string_view(s + i, n - i), &len);
+    }
     bool legal = cp && IsXmlChar(*cp);
     if (legal && cs == Charset::kUtf8) {
       i += len;

@@ -185,6 +185,7 @@ PidFile $(conf_str "$PIDFILE")
 DefaultRuntimeDir $(conf_str "$DIR/run")
 ErrorLog $(conf_str "$DIR/log/apache-error.log")
 LogLevel warn
+TraceEnable off
 LogFormat "%h %t \"%r\" %>s %B %Dus" timed
 CustomLog $(conf_str "$DIR/log/apache-access.log") timed
 ${WEB_USER:+User $WEB_USER

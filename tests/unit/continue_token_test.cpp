@@ -13,11 +13,13 @@ namespace feed {
 namespace {
 
 using namespace std::string_literals;
+using namespace std::string_view_literals;
 
 constexpr std::string_view kAlphabet =
     "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 constexpr std::string_view kSecret = "correct horse battery staple";
-constexpr std::string_view kBinding = "yads\0" "2026-01-01 00:00:00";
+// A feed name and a normalised `date`, NUL-separated.
+constexpr std::string_view kBinding = "yads\0" "2026-01-01 00:00:00"sv;
 constexpr int64_t kP32 = int64_t{1} << 32;
 constexpr int64_t kP47 = int64_t{1} << 47;
 
@@ -109,6 +111,13 @@ TEST(ContinueToken, RoundTripsClassBoundaries) {
       EXPECT_EQ(codec.Decode(token, kBinding), t) << a << " " << b;
     }
   }
+}
+
+TEST(ContinueToken, BindingIsWholeBytes) {
+  static_assert(kBinding.size() == 24);  // the NUL and the date are in it
+  const ContinueTokenCodec codec(kSecret);
+  const std::string token = codec.Encode({1767225600, {1}}, kBinding);
+  EXPECT_FALSE(codec.Decode(token, "yads").has_value());
 }
 
 TEST(ContinueToken, EncodeIsDeterministic) {
@@ -213,6 +222,32 @@ TEST(ContinueToken, EncodeRejectsWhatItCannotCarry) {
   // In range, but four wide values do not fit 32 characters.
   EXPECT_THROW(codec.Encode({-kP47, {-kP47, -kP47, -kP47}}, kBinding), std::length_error);
   EXPECT_THROW(codec.Encode({kP32, {kP32, kP32, kP32}}, kBinding), std::length_error);
+}
+
+// The capacity continue_token.cpp documents, edge by edge.
+TEST(ContinueToken, DocumentedCapacity) {
+  const ContinueTokenCodec codec(kSecret);
+  const int64_t wide_top = kP32 + (int64_t{1} << 34) - 1;
+  const std::vector<ContinueToken> fit = {
+      {-kP47, {kP47 - 1}},
+      {kP47 - 1, {-kP47}},
+      {-(1 << 15), {-kP47, kP47 - 1}},
+      {kP32 - 1, {-kP47, -kP47}},
+      {kP32 - 1, {kP32 - 1, -(1 << 15), kP32 - 1}},
+      {wide_top, {kP32 - 1, 0, kP32 - 1}},
+      {kP32 - 1, {kP32 - 1, kP32 - 1, wide_top}},
+  };
+  for (const auto& t : fit) {
+    const std::string token = codec.Encode(t, kBinding);
+    ExpectWellFormed(token);
+    EXPECT_EQ(codec.Decode(token, kBinding), t) << token;
+  }
+  const std::vector<ContinueToken> too_long = {
+      {kP32, {-kP47, -kP47}},
+      {kP32 - 1, {kP32 - 1, kP32, kP32}},
+      {-1 - (1 << 15), {kP32 - 1, kP32 - 1, kP32 - 1}},
+  };
+  for (const auto& t : too_long) EXPECT_THROW(codec.Encode(t, kBinding), std::length_error);
 }
 
 // ---- Format pinned ------------------------------------------------------------

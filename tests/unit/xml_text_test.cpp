@@ -479,8 +479,9 @@ TEST(AppendXmlTest, ParserReadsBackTheCleanedText) {
         ASSERT_TRUE(parsed.has_value()) << Visible(in) << " -> " << Visible(xml);
         std::erase(parsed->text, '\r');
         std::erase(parsed->text, '\n');
-        EXPECT_EQ(Visible(parsed->text), Visible(text_want)) << Visible(in) << " -> " << Visible(xml);
-        EXPECT_EQ(Visible(parsed->attribute), Visible(clean)) << Visible(in) << " -> " << Visible(xml);
+        const std::string where = Visible(in) + " -> " + Visible(xml);
+        EXPECT_EQ(Visible(parsed->text), Visible(text_want)) << where;
+        EXPECT_EQ(Visible(parsed->attribute), Visible(clean)) << where;
       }
     }
   }

@@ -1,0 +1,306 @@
+// End to end: the real feed.fcgi under Apache mod_fcgid, over HTTP on
+// loopback. Headers, gzip, 304, HEAD, 405, paging to the end, and a table of
+// malformed requests that each get their 4xx while the FastCGI process
+// stays up.
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <tinyxml2.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "output.h"
+#include "test_env.h"
+
+namespace feed {
+namespace {
+
+using testing::Env;
+
+struct HttpReply {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+};
+
+// One HTTP/1.0 exchange with the Apache the harness started.
+HttpReply Http(const std::string& method, const std::string& target, const std::vector<std::string>& headers = {}) {
+  std::string url = Env("FEED_TEST_URL");  // http://127.0.0.1:PORT/cgi-bin/feed.fcgi
+  size_t host_at = url.find("//") + 2;
+  size_t path_at = url.find('/', host_at);
+  std::string hostport = url.substr(host_at, path_at - host_at);
+  int port = std::stoi(hostport.substr(hostport.find(':') + 1));
+  std::string path = url.substr(path_at) + target;
+
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  HttpReply r;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    ADD_FAILURE() << "cannot connect to " << url;
+    return r;
+  }
+  std::string req = method + " " + path + " HTTP/1.0\r\nHost: " + hostport + "\r\n";
+  for (const std::string& h : headers) req += h + "\r\n";
+  req += "\r\n";
+  for (size_t sent = 0; sent < req.size();) {
+    ssize_t n = send(fd, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<size_t>(n);
+  }
+  std::string raw;
+  char buf[65536];
+  ssize_t n;
+  while ((n = recv(fd, buf, sizeof buf, 0)) > 0) raw.append(buf, static_cast<size_t>(n));
+  close(fd);
+  size_t end = raw.find("\r\n\r\n");
+  if (end == std::string::npos) {
+    ADD_FAILURE() << "no HTTP head in: " << raw.substr(0, 200);
+    return r;
+  }
+  std::istringstream head(raw.substr(0, end));
+  std::string line;
+  std::getline(head, line);
+  r.status = std::stoi(line.substr(9, 3));
+  while (std::getline(head, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    r.headers[name] = line.substr(colon + 2);
+  }
+  r.body = raw.substr(end + 4);
+  return r;
+}
+
+// The pids of the running feed.fcgi processes.
+std::set<int> FeedProcesses() {
+  std::set<int> pids;
+  DIR* d = opendir("/proc");
+  while (dirent* e = readdir(d)) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream comm("/proc/" + std::string(e->d_name) + "/comm");
+    std::string name;
+    if (std::getline(comm, name) && name == "feed.fcgi") pids.insert(pid);
+  }
+  closedir(d);
+  return pids;
+}
+
+std::string WithoutCatalogDate(std::string body) {
+  size_t at = body.find("date=\"");
+  if (at != std::string::npos) body.erase(at, 6 + 19);
+  return body;
+}
+
+class HttpE2e : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
+};
+
+TEST_F(HttpE2e, GetAnswersWithTheFeedAndItsHeaders) {
+  HttpReply r = Http("GET", "/yads?date=2026-10-25+00:00:00");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["content-type"], "text/xml; charset=windows-1251");
+  EXPECT_EQ(r.headers["vary"], "Accept-Encoding");
+  EXPECT_EQ(r.headers.count("content-encoding"), 0u);
+  EXPECT_EQ(r.headers["etag"].front(), '"');
+  EXPECT_NE(r.headers["last-modified"].find(" GMT"), std::string::npos);
+  EXPECT_EQ(r.body.rfind("<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n<yml_catalog date=\"", 0), 0u);
+  std::string utf8 = testing::Cp1251ToUtf8(r.body);
+  tinyxml2::XMLDocument doc;
+  EXPECT_EQ(doc.Parse(utf8.c_str(), utf8.size()), tinyxml2::XML_SUCCESS);
+}
+
+TEST_F(HttpE2e, GzipWhenAcceptedSameDocument) {
+  HttpReply plain = Http("GET", "/yads?date=2026-10-25+00:00:00");
+  HttpReply gz = Http("GET", "/yads?date=2026-10-25+00:00:00", {"Accept-Encoding: gzip, deflate"});
+  ASSERT_EQ(gz.status, 200);
+  EXPECT_EQ(gz.headers["content-encoding"], "gzip");
+  EXPECT_EQ(gz.headers["vary"], "Accept-Encoding");
+  EXPECT_NE(gz.headers["etag"], plain.headers["etag"]) << "two encodings, two entity tags";
+  std::string unzipped = Gunzip(gz.body);
+  EXPECT_EQ(WithoutCatalogDate(unzipped), WithoutCatalogDate(plain.body));
+  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00", {"Accept-Encoding: gzip;q=0"}).headers.count("content-encoding"), 0u);
+}
+
+TEST_F(HttpE2e, ConditionalGetAnswers304WithoutBody) {
+  HttpReply r = Http("GET", "/yads?date=2026-10-25+00:00:00");
+  ASSERT_EQ(r.status, 200);
+  HttpReply a = Http("GET", "/yads?date=2026-10-25+00:00:00", {"If-None-Match: " + r.headers["etag"]});
+  EXPECT_EQ(a.status, 304);
+  EXPECT_EQ(a.body, "");
+  EXPECT_EQ(a.headers["etag"], r.headers["etag"]);
+  HttpReply b = Http("GET", "/yads?date=2026-10-25+00:00:00", {"If-Modified-Since: " + r.headers["last-modified"]});
+  EXPECT_EQ(b.status, 304);
+  EXPECT_EQ(b.body, "");
+  // If-None-Match is checked first: a stale tag wins over a fresh date.
+  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00",
+                 {"If-None-Match: \"stale\"", "If-Modified-Since: " + r.headers["last-modified"]}).status, 200);
+  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00", {"If-Modified-Since: Thu, 01 Jan 1970 00:00:00 GMT"}).status, 200);
+}
+
+TEST_F(HttpE2e, HeadHasTheHeadersAndNoBody) {
+  HttpReply get = Http("GET", "/yads?date=2026-10-25+00:00:00");
+  HttpReply head = Http("HEAD", "/yads?date=2026-10-25+00:00:00");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.body, "");
+  EXPECT_EQ(head.headers["content-type"], get.headers["content-type"]);
+  EXPECT_EQ(head.headers["etag"], get.headers["etag"]);
+  EXPECT_EQ(head.headers["last-modified"], get.headers["last-modified"]);
+}
+
+TEST_F(HttpE2e, OtherMethodsGet405WithAllow) {
+  for (const char* m : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS"}) {
+    HttpReply r = Http(m, "/yads");
+    EXPECT_EQ(r.status, 405) << m;
+    EXPECT_EQ(r.headers["allow"], "GET, HEAD") << m;
+  }
+}
+
+TEST_F(HttpE2e, ARobotPagesToTheEndAndGetsEveryAd) {
+  std::string count = testing::Mariadb(
+      "SELECT COUNT(*) FROM listing WHERE status = 'active' AND ref REGEXP '^[A-Za-z0-9]{1,32}$'");
+  size_t expected = std::stoul(count);
+  size_t ads = 0, pages = 0;
+  std::string cont;
+  do {
+    HttpReply r = Http("GET", "/yads?date=2026-01-01+00:00:00" + (cont.empty() ? "" : "&continue=" + cont),
+                       {"Accept-Encoding: gzip"});
+    ASSERT_EQ(r.status, 200) << r.body;
+    std::string body = Gunzip(r.body);
+    ++pages;
+    for (size_t at = body.find("<ad>"); at != std::string::npos; at = body.find("<ad>", at + 1)) ++ads;
+    size_t c = body.find("<continue>");
+    cont = c == std::string::npos ? "" : body.substr(c + 10, body.find("</continue>") - c - 10);
+    ASSERT_LT(pages, 100u);
+  } while (!cont.empty());
+  EXPECT_EQ(ads, expected);
+  EXPECT_EQ(pages, 3u) << "1000 a page";
+}
+
+TEST_F(HttpE2e, MalformedRequestsGetTheirFourHundredAndTheProcessStaysUp) {
+  ASSERT_EQ(Http("GET", "/yads").status, 200);
+  std::set<int> before = FeedProcesses();
+  ASSERT_FALSE(before.empty());
+  // A real token, to misuse.
+  HttpReply first = Http("GET", "/yads?date=2026-01-01+00:00:00");
+  size_t c = first.body.find("<continue>");
+  ASSERT_NE(c, std::string::npos);
+  std::string token = first.body.substr(c + 10, first.body.find("</continue>") - c - 10);
+  std::string flipped = token;
+  flipped[3] = flipped[3] == 'z' ? 'y' : 'z';
+
+  struct Case {
+    std::string method, target;
+    int status;
+  };
+  const std::vector<Case> cases = {
+      // Dates.
+      {"GET", "/yads?date=yesterday", 400},
+      {"GET", "/yads?date=", 400},
+      {"GET", "/yads?date=2026-13-01+00:00:00", 400},
+      {"GET", "/yads?date=2026-02-30+00:00:00", 400},
+      {"GET", "/yads?date=2026-02-29+00:00:00", 400},
+      {"GET", "/yads?date=2026-01-01+24:00:00", 400},
+      {"GET", "/yads?date=2026-01-01+00:60:00", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:60", 400},
+      {"GET", "/yads?date=2026-01-01T00:00:00", 400},
+      {"GET", "/yads?date=2026-01-01", 400},
+      {"GET", "/yads?date=26-01-01+00:00:00", 400},
+      {"GET", "/yads?date=2026-1-1+0:0:0", 400},
+      {"GET", "/yads?date=%2B2026-01-01+00:00:00", 400},
+      {"GET", "/yads?date=-2026-01-01+00:00:00", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00+", 400},
+      {"GET", "/yads?date=+2026-01-01+00:00:00", 400},
+      {"GET", "/yads?date=2026-01-01++00:00:00", 400},
+      {"GET", "/yads?date=0000-01-01+00:00:00", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00.5", 400},
+      {"GET", "/yads?date=%D0%B2%D1%87%D0%B5%D1%80%D0%B0", 400},
+      {"GET", "/yads?date=%EF%BC%92026-01-01+00:00:00", 400},
+      // NUL, control characters and invalid UTF-8 in the query.
+      {"GET", "/yads?date=2026-01-01+00:00:00%00", 400},
+      {"GET", "/yads?date%00=2026-01-01+00:00:00", 400},
+      {"GET", "/yads?date=2026-01-01%0A00:00:00", 400},
+      {"GET", "/yads?date=%FF%FE", 400},
+      {"GET", "/yads?date=%C0%AF", 400},
+      {"GET", "/yads?date=%ED%A0%80", 400},
+      {"GET", "/yads?x=%E2%82", 400},
+      {"GET", "/yads?date=%", 400},
+      {"GET", "/yads?date=%G1", 400},
+      // Repeated and huge parameters.
+      {"GET", "/yads?date=2026-01-01+00:00:00&date=2026-01-01+00:00:00", 400},
+      {"GET", "/yads?continue=" + token + "&continue=" + token, 400},
+      {"GET", "/yads?date=" + std::string(3000, '1'), 400},
+      {"GET", "/yads?junk=" + std::string(2100, 'x'), 400},
+      {"GET", "/yads?" + [] { std::string s; for (int i = 0; i < 20; ++i) s += "p" + std::to_string(i) + "=1&"; return s; }(), 400},
+      {"GET", "/yads?date=" + std::string(9000, '2'), 414},
+      // Forged, altered and misused continue tokens.
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=AAAA", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=" + flipped, 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=" + token + "A", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=" + token.substr(1), 400},
+      {"GET", "/yads?date=2026-01-01+00:00:01&continue=" + token, 400},
+      {"GET", "/yads?continue=" + token, 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=" + std::string(33, 'a'), 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=12345", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=-1", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=%F0%9F%98%80", 400},
+      // SQL text.
+      {"GET", "/yads?date=2026-01-01+00:00:00'+OR+'1'='1", 400},
+      {"GET", "/yads?date=1;DROP+TABLE+listing;--", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=1+OR+1=1", 400},
+      {"GET", "/yads?date=2026-01-01+00:00:00&continue=0)+UNION+SELECT+1--", 400},
+      {"GET", "/yads?date=2026-01-01%27%20UNION%20SELECT%20*%20FROM%20mysql.user--%20", 400},
+      // Paths.
+      {"GET", "/nosuch", 404},
+      {"GET", "/", 404},
+      {"GET", "", 404},
+      {"GET", "/YADS", 404},
+      {"GET", "/yads/", 404},
+      {"GET", "/yads.xml", 404},
+      {"GET", "/yads/extra?date=2026-01-01+00:00:00", 404},
+      {"GET", "/%2e%2e/%2e%2e/etc/passwd", 404},
+      {"GET", "/..%2f..%2fconf%2fsample-board.ini", 404},
+      {"GET", "/yads%00", 404},
+      {"GET", "/%D1%8F%D0%B4%D1%81", 404},
+      // Methods.
+      {"POST", "/yads?date=2026-01-01+00:00:00", 405},
+      {"PUT", "/yads", 405},
+      {"DELETE", "/yads", 405},
+      {"TRACE", "/yads", 405},
+  };
+  ASSERT_GE(cases.size(), 50u);
+  for (const Case& k : cases) {
+    HttpReply r = Http(k.method, k.target);
+    EXPECT_EQ(r.status, k.status) << k.method << " " << k.target.substr(0, 120) << "\n  " << r.body.substr(0, 200);
+    if (k.status == 400) {
+      EXPECT_EQ(r.headers["content-type"], "text/plain; charset=utf-8") << k.target.substr(0, 120);
+      EXPECT_EQ(std::count(r.body.begin(), r.body.end(), '\n'), 1) << "one line: " << r.body;
+      EXPECT_GT(r.body.size(), 10u);
+    }
+  }
+  // Nothing crashed or was restarted, and the feed still answers.
+  std::set<int> after = FeedProcesses();
+  for (int pid : before) EXPECT_TRUE(after.count(pid)) << "feed.fcgi pid " << pid << " is gone";
+  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00").status, 200);
+  // Unknown parameters are ignored, as robots add their own.
+  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00&utm_source=robot").status, 200);
+}
+
+}  // namespace
+}  // namespace feed

@@ -1,0 +1,111 @@
+// Decode takes robot-supplied text: it must never crash or throw, and must
+// accept nothing Encode did not write. Random bytes almost never carry a
+// valid MAC, so the input also steers a structured path: build a real token
+// from the bytes, alter it as the bytes say, and check the verdict.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "continue_token.h"
+
+namespace {
+
+using feed::ContinueToken;
+using feed::ContinueTokenCodec;
+
+constexpr std::string_view kAlphabet =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+void Check(bool ok) {
+  if (!ok) std::abort();
+}
+
+const ContinueTokenCodec& Codec() {
+  static const ContinueTokenCodec codec("fuzz secret");
+  return codec;
+}
+
+// Reads the input front to back; zeros once it runs out.
+class Bytes {
+ public:
+  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint64_t Take(int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v = (v << 8) | (pos_ < size_ ? data_[pos_++] : 0);
+    return v;
+  }
+  std::string_view Rest() const {
+    return {reinterpret_cast<const char*>(data_) + pos_, size_ - pos_};
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// A value from one of the shapes the codec distinguishes.
+int64_t TakeValue(Bytes& b) {
+  const uint64_t shape = b.Take(1) % 5;
+  const uint64_t raw = b.Take(6);
+  switch (shape) {
+    case 0: return static_cast<int64_t>(raw % 65536) - 32768;           // small
+    case 1: return static_cast<int64_t>(raw % (uint64_t{1} << 32));       // epoch-like
+    case 2: return static_cast<int64_t>(raw % (uint64_t{1} << 34)) + (int64_t{1} << 32);
+    case 3: return static_cast<int64_t>(raw % (uint64_t{1} << 48)) - (int64_t{1} << 47);
+    default: return 1700000000 + static_cast<int64_t>(raw % 200000000);  // realistic
+  }
+}
+
+void DecodeRaw(std::string_view text, std::string_view binding) {
+  if (auto t = Codec().Decode(text, binding)) {
+    // Accepted: must be exactly what Encode writes for it.
+    Check(Codec().Encode(*t, binding) == text);
+  }
+}
+
+void Structured(const uint8_t* data, size_t size) {
+  Bytes b(data, size);
+  ContinueToken t;
+  t.run_start = TakeValue(b);
+  const size_t count = 1 + b.Take(1) % 3;
+  for (size_t i = 0; i < count; ++i) t.keyset.push_back(TakeValue(b));
+  const std::string binding(b.Rest().substr(0, 40));
+
+  std::string token;
+  try {
+    token = Codec().Encode(t, binding);
+  } catch (const std::length_error&) {
+    return;  // too wide for 32 characters: documented
+  }
+  Check(!token.empty() && token.size() <= 32);
+  Check(token.find_first_not_of(kAlphabet) == std::string::npos);
+  auto back = Codec().Decode(token, binding);
+  Check(back.has_value() && *back == t);
+  Check(!Codec().Decode(token, binding + "x").has_value());
+  Check(!Codec().Decode(token.substr(0, token.size() - 1), binding).has_value());
+
+  // One change anywhere, steered by the input: never accepted.
+  const size_t pos = b.Take(1) % token.size();
+  std::string altered = token;
+  altered[pos] = static_cast<char>(b.Take(1));
+  if (altered != token) Check(!Codec().Decode(altered, binding).has_value());
+  altered = token;
+  altered[pos] = kAlphabet[b.Take(1) % kAlphabet.size()];
+  if (altered != token) Check(!Codec().Decode(altered, binding).has_value());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view in(reinterpret_cast<const char*>(data), size);
+  DecodeRaw(in, "yads");
+  // Also split as token '\n' binding, so both halves vary.
+  const size_t nl = in.find('\n');
+  if (nl != std::string_view::npos) DecodeRaw(in.substr(0, nl), in.substr(nl + 1));
+  Structured(data, size);
+  return 0;
+}

@@ -1,0 +1,112 @@
+#!/bin/bash
+# `make test`: builds everything (plain and with AddressSanitizer +
+# UndefinedBehaviorSanitizer), starts a private MariaDB and an Apache with
+# mod_fcgid on loopback, runs every layer of tests, stops what it started
+# and prints "N passed, N failed" last. Exit 0 only when nothing failed.
+#
+#   FUZZ_RUNS   inputs per fuzz target (default 20000)
+#   KEEP=1      leave the servers and the work folder for a look afterwards
+set -uo pipefail
+export PATH=$PATH:/usr/sbin:/sbin
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+log() { echo "== $*"; }
+
+passed=0 failed=0
+failures=()
+
+# count NAME LOGFILE RC: adds a gtest binary's results to the totals.
+count() {
+    local name=$1 logf=$2 rc=$3 p f
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$logf" | tail -1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below:.*/\1/p' "$logf" | tail -1)
+    p=${p:-0} f=${f:-0}
+    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+        f=1  # crashed or failed outside a test
+    fi
+    passed=$((passed + p)) failed=$((failed + f))
+    [ "$f" = 0 ] || failures+=("$name")
+    echo "   $name: $p passed, $f failed"
+}
+
+# gtest NAME BINARY: runs one test binary, shows failures, counts.
+gtest() {
+    local name=$1 bin=$2 logf rc
+    logf=$WORK/$name.log
+    log "$name"
+    "$bin" --gtest_color=no >"$logf" 2>&1
+    rc=$?
+    grep -E '^\[  FAILED  \]|Failure$|^(tests|lib)/.*(Failure|error)|ERROR: (Address|Leak)Sanitizer|runtime error' "$logf" | head -40
+    count "$name" "$logf" "$rc"
+}
+
+# --- build
+log "build"
+make -s -j"$JOBS" all binaries || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+make -s -j"$JOBS" SANITIZE=1 binaries || { echo "sanitizer build failed"; echo "0 passed, 1 failed"; exit 1; }
+
+WORK=$(mktemp -d /tmp/feed-test.XXXXXX)
+chmod 755 "$WORK"
+cleanup() {
+    if [ "${KEEP:-0}" = 1 ]; then
+        echo "kept: $WORK (stop: tests/harness/apache.sh stop $WORK/apache; tests/harness/mariadb.sh stop $WORK/db)"
+        return
+    fi
+    tests/harness/apache.sh stop "$WORK/apache" >/dev/null 2>&1
+    tests/harness/mariadb.sh stop "$WORK/db" >/dev/null 2>&1
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- unit tests and fuzzing need no server
+gtest unit build/unit_tests
+gtest unit-sanitized build/sanitize/unit_tests
+log "fuzz (${FUZZ_RUNS:-20000} inputs per target, sanitized)"
+for f in build/sanitize/fuzz/*; do
+    [ -x "$f" ] || continue
+    if "$f" -runs="${FUZZ_RUNS:-20000}" tests/fuzz/corpus >"$WORK/fuzz.log" 2>&1; then
+        passed=$((passed + 1))
+        echo "   $(basename "$f"): $(tail -1 "$WORK/fuzz.log")"
+    else
+        failed=$((failed + 1))
+        failures+=("$(basename "$f")")
+        tail -30 "$WORK/fuzz.log"
+    fi
+done
+
+# --- the servers
+log "start MariaDB and Apache in $WORK"
+tests/harness/mariadb.sh start "$WORK/db" >"$WORK/mariadb-start.log" 2>&1 ||
+    { cat "$WORK/mariadb-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+SOCKET=$WORK/db/run/mysqld.sock
+mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'CREATE DATABASE IF NOT EXISTS sample_test'
+
+# The site as an owner deploys it: cgi-bin/feed.fcgi beside conf/,
+# templates/ and sql/.
+SITE=$WORK/site
+mkdir -p "$SITE/cgi-bin"
+cp -r conf templates sql "$SITE/"
+cp build/feed.fcgi "$SITE/cgi-bin/feed.fcgi"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test \
+    tests/harness/apache.sh start "$WORK/apache" "$PORT" "$SITE" "$SITE/conf/sample-board.ini" >"$WORK/apache-start.log" 2>&1 ||
+    { cat "$WORK/apache-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+
+export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
+       FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
+
+FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest integration build/integration_tests
+FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi gtest integration-sanitized build/sanitize/integration_tests
+gtest e2e build/e2e_tests
+if grep -q 'feed.fcgi' "$WORK/apache/log/apache-error.log" 2>/dev/null; then
+    log "feed.fcgi in Apache's error log:"
+    grep 'feed.fcgi' "$WORK/apache/log/apache-error.log" | tail -5
+fi
+
+echo
+[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
