@@ -95,6 +95,19 @@ FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test \
     tests/harness/apache.sh start "$WORK/apache" "$PORT" "$SITE" "$SITE/conf/sample-board.ini" >"$WORK/apache-start.log" 2>&1 ||
     { cat "$WORK/apache-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 
+# The legacy board of ../shared (when present): its own schema and data
+# generator, served by conf/legacy-board.ini.
+LEGACY=$ROOT/../shared/board
+if [ -f "$LEGACY/schema.sql" ] && [ -f "$LEGACY/gen.py" ]; then
+    mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'DROP DATABASE IF EXISTS board; CREATE DATABASE board'
+    if { cat "$LEGACY/schema.sql"; python3 "$LEGACY/gen.py" --ads 3000 --jobs 1000 --files 10 --seed 1; } |
+        mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed board; then
+        export FEED_TEST_LEGACY_DB=board
+    else
+        echo "loading the legacy board failed"; failed=$((failed + 1)); failures+=(legacy-board-load)
+    fi
+fi
+
 export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
 

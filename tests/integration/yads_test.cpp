@@ -437,3 +437,131 @@ TEST_F(YadsIntegration, MappingErrorsAreFoundAtStart) {
 
 }  // namespace
 }  // namespace feed
+
+namespace feed {
+namespace {
+
+// The server's Connections and Com_stmt_prepare counters, read through one
+// client connection (which itself counts as one connection).
+std::pair<long, long> ConnectionsAndPrepares() {
+  auto rows = Table(
+      "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+      " WHERE VARIABLE_NAME IN ('CONNECTIONS', 'COM_STMT_PREPARE') ORDER BY VARIABLE_NAME DESC");
+  return {std::stol(rows.at(0).at(0)), std::stol(rows.at(1).at(0))};
+}
+
+TEST_F(YadsIntegration, OneConnectionAndOnePrepareServeManyRequests) {
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "200"}, {"fetch_rows", "50"}})));
+  ASSERT_EQ(Get(app, "").status, 200);  // connects and prepares
+  auto [connections, prepares] = ConnectionsAndPrepares();
+  for (int i = 0; i < 5; ++i) {
+    Page p = Parse(Get(app, "date=2026-10-01+00:00:00"));
+    ASSERT_FALSE(p.continue_token.empty());
+    ASSERT_EQ(Get(app, "date=2026-10-01+00:00:00&continue=" + p.continue_token).status, 200);
+  }
+  auto [connections_after, prepares_after] = ConnectionsAndPrepares();
+  EXPECT_EQ(connections_after - connections, 1) << "requests opened connections (1 is the status read itself)";
+  EXPECT_EQ(prepares_after - prepares, 0) << "requests prepared statements again";
+}
+
+TEST_F(YadsIntegration, AConnectionKilledBetweenRequestsIsReopenedWithoutAnError) {
+  App app(LoadConfig(testing::WriteSampleConfig()));
+  ASSERT_EQ(Get(app, "").status, 200);
+  // The server drops every connection of the feed user (a restart or
+  // wait_timeout does the same).
+  std::string ids = testing::Mariadb(
+      "SELECT GROUP_CONCAT(id) FROM information_schema.processlist WHERE user = 'feed' AND id <> CONNECTION_ID()");
+  ASSERT_NE(ids.find_first_of("0123456789"), std::string::npos);
+  std::string kill;
+  std::istringstream in(ids);
+  for (std::string id; std::getline(in, id, ',');) {
+    if (!id.empty() && id.back() == '\n') id.pop_back();
+    kill += "KILL CONNECTION " + id + ";";
+  }
+  testing::Mariadb(kill);
+  Reply r = Get(app, "date=2026-10-20+00:00:00");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(Parse(r).ads.empty());
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+// The legacy board of ../shared/board (cp1251 tables, the PHP site's own
+// schema) served by conf/legacy-board.ini alone. tests/run.sh loads it when
+// ../shared is there; the project's own tests do not need it.
+TEST(LegacyBoard, YadsFeedFromTheLegacySchemaByConfigurationAlone) {
+  const char* db = std::getenv("FEED_TEST_LEGACY_DB");
+  if (!db) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
+  SiteZone::Use("Europe/Kiev");
+  setenv("FEED_DB_SOCKET", Env("FEED_TEST_SOCKET").c_str(), 1);
+  setenv("FEED_DB_NAME", db, 1);
+  setenv("FEED_DB_USER", "feed", 1);
+  setenv("FEED_DB_PASSWORD", "feed", 1);
+  App app(LoadConfig(Env("FEED_TEST_ROOT") + "/conf/legacy-board.ini"));
+  unsetenv("FEED_DB_SOCKET");
+  unsetenv("FEED_DB_NAME");
+  unsetenv("FEED_DB_USER");
+  unsetenv("FEED_DB_PASSWORD");
+  app.CheckDatabase();
+
+  // The tables are cp1251: HEX() of their UTF-8 conversion.
+  auto rows = Table(std::string("SELECT a.ad_id, HEX(CONVERT(a.title USING utf8mb4)), HEX(CONVERT(a.text USING utf8mb4)),"
+                                " HEX(CONVERT(a.author USING utf8mb4)), a.kind, HEX(CONVERT(IFNULL(c.name, '') USING utf8mb4)),"
+                                " HEX(a.phone), HEX(a.email), HEX(a.icq), HEX(a.photo), DATE(a.added), a.days"
+                                " FROM `") + db + "`.ads a LEFT JOIN `" + db + "`.city c ON c.city_id = a.city_id"
+                                " WHERE a.status = 'active' AND a.added >= '2026-10-01 00:00:00'");
+  ASSERT_GT(rows.size(), 100u);
+  std::map<std::string, ExpectedAd> expected;
+  for (const auto& c : rows) {
+    ExpectedAd a;
+    a.title = LegacyHtmlToText(Unhex(c[1]));
+    a.body = LegacyHtmlToText(Unhex(c[2]));
+    a.name = LegacyHtmlToText(Unhex(c[3]));
+    a.tip = c[4];
+    a.town = LegacyHtmlToText(Unhex(c[5]));
+    a.tel = HasValue(Unhex(c[6])) ? "1" : "0";
+    a.email = HasValue(Unhex(c[7])) ? "1" : "0";
+    a.icq = HasValue(Unhex(c[8])) ? "1" : "0";
+    a.pic = HasValue(Unhex(c[9])) ? "1" : "0";
+    a.date = c[10];
+    a.period = c[11] == "0" ? "30" : c[11];
+    a.url = "doska.example/ad/" + c[0] + ".html";
+    expected[c[0]] = a;
+  }
+  std::set<std::string> seen;
+  size_t pages = 0;
+  bool saw_reference = false;
+  std::string cont;
+  do {
+    Reply r = Get(app, "date=2026-10-01+00:00:00" + (cont.empty() ? "" : "&continue=" + cont));
+    saw_reference = saw_reference || r.body.find("&#128512;") != std::string::npos;
+    for (char ctl : {'\x01', '\x08', '\x0b', '\x1f'}) ASSERT_EQ(r.body.find(ctl), std::string::npos);
+    Page p = Parse(r);
+    ++pages;
+    for (const auto& [id, f] : p.ads) {
+      ASSERT_TRUE(seen.insert(id).second) << id;
+      auto it = expected.find(id);
+      ASSERT_NE(it, expected.end()) << id;
+      const ExpectedAd& e = it->second;
+      EXPECT_EQ(f.at("title"), e.title) << id;
+      EXPECT_EQ(f.at("body"), e.body) << id;
+      EXPECT_EQ(f.at("name"), e.name) << id;
+      EXPECT_EQ(f.at("tip"), e.tip) << id;
+      EXPECT_EQ(f.at("town"), e.town) << id;
+      EXPECT_EQ(f.at("tel") + f.at("email") + f.at("icq") + f.at("pic"), e.tel + e.email + e.icq + e.pic) << id;
+      EXPECT_EQ(f.at("date"), e.date) << id;
+      EXPECT_EQ(f.at("period"), e.period) << id;
+      EXPECT_EQ(f.at("url"), e.url) << id;
+    }
+    cont = p.continue_token;
+  } while (!cont.empty() && pages < 1000);
+  EXPECT_EQ(seen.size(), expected.size());
+  EXPECT_TRUE(saw_reference) << "typed &#128512; in the cp1251 table should come out as a reference";
+}
+
+}  // namespace
+}  // namespace feed
