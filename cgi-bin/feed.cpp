@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -167,6 +168,9 @@ int ServeCgi(feed::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A client that goes away must not kill the process: writes then fail
+  // with EPIPE, which the sinks report as kClientGone.
+  std::signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string config_file = std::getenv("FEED_CONFIG") ? std::getenv("FEED_CONFIG") : "";
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {

@@ -42,6 +42,9 @@ int App::Handle(const Request& req, Sink& out, bool with_head, FeedReport* repor
       throw NotFound("no feed at this path; feeds: " + known);
     }
     feed->Serve(req, db_, resp, report);
+    if (!report->visit_error.empty()) {
+      log_("feed " + feed->config().name + ": the robot's visit was not recorded: " + report->visit_error);
+    }
     if (report->skipped) {
       std::string ids;
       for (const std::string& s : report->skipped_items) ids += (ids.empty() ? "" : "; ") + s;

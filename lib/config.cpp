@@ -133,8 +133,11 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       } else if (w.size() == 2 && w[0] == "param" && IsName(w[1])) {
         f.since = SinceSource::kParam;
         f.since_param = w[1];
+      } else if (w.size() == 2 && w[0] == "robot" && IsName(w[1])) {
+        f.since = SinceSource::kRobot;
+        f.robot = w[1];
       } else {
-        throw ConfigError(Where(file, v.line) + "since must be 'none' or 'param NAME'");
+        throw ConfigError(Where(file, v.line) + "since must be 'none', 'param NAME' or 'robot USER-AGENT-WORD'");
       }
     } else if (key == "continue") {
       auto w = Words(s);
@@ -156,6 +159,8 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       f.secret = s;
     } else if (key == "settle_seconds") {
       f.settle_seconds = ParseInt(v, file, key, 0, 86400);
+    } else if (key.rfind("value.", 0) == 0 && IsName(key.substr(6))) {
+      f.values[key.substr(6)] = s;
     } else {
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [feed " + f.name + "]");
     }

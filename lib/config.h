@@ -8,7 +8,8 @@
 //                           charset (connection character set, utf8mb4)
 //   [site]                  time_zone (IANA), and any other key, readable by
 //                           templates as {site.KEY} (url, host, title...)
-//   [feed yads]             see FeedConfig below
+//   [feed yads]             see FeedConfig below; value.KEY lines give the
+//                           template {value.KEY} (empty when not set)
 //
 // FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
 // and FEED_DB_NAME in the environment override the [database] keys.
@@ -55,6 +56,7 @@ struct DatabaseConfig {
 enum class SinceSource {
   kNone,     // every current item, always
   kParam,    // a query parameter in "YYYY-MM-DD HH:MM:SS", site time (Yads)
+  kRobot,    // If-Modified-Since, else the robot's last whole visit (Jooble)
 };
 
 struct FeedConfig {
@@ -67,12 +69,14 @@ struct FeedConfig {
   std::string content_type = "text/xml";
   SinceSource since = SinceSource::kNone;
   std::string since_param;       // with kParam: "date"
+  std::string robot;             // with kRobot: "JoobleBot", found in User-Agent
   std::string continue_param;    // empty: one response holds every row
   int page_size = 0;             // rows per response; 0: unpaged
   int fetch_rows = 1000;         // rows per query (internal keyset paging)
   std::vector<std::string> keyset;  // result fields ordering the query, 1-3
   std::string secret;            // keys the continue token
   int settle_seconds = 10;       // written date = run start - settle
+  std::map<std::string, std::string> values;  // value.KEY = ...: {value.KEY} in the template
 };
 
 struct Config {

@@ -150,36 +150,47 @@ std::vector<Column> Database::Describe(const SqlQuery& query) {
   }
 }
 
-Rows Database::Run(const SqlQuery& query, const SqlParams& params) {
+void Database::BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params) {
+  for (size_t i = 0; i < query.params.size(); ++i) {
+    auto it = params.find(query.params[i]);
+    if (it == params.end()) throw InternalError(query.file + ": no value for :" + query.params[i]);
+    unsigned pos = static_cast<unsigned>(i + 1);
+    if (const int64_t* n = std::get_if<int64_t>(&it->second)) {
+      ps->setInt64(pos, *n);
+    } else {
+      ps->setString(pos, std::get<std::string>(it->second));
+    }
+  }
+}
+
+template <typename Fn>
+auto Database::WithRetry(const SqlQuery& query, const SqlParams& params, Fn fn) {
   for (int attempt = 0;; ++attempt) {
     bool fresh = !conn_;
     sql::PreparedStatement* ps = Prepare(query);
     try {
-      for (size_t i = 0; i < query.params.size(); ++i) {
-        auto it = params.find(query.params[i]);
-        if (it == params.end()) {
-          throw InternalError(query.file + ": no value for :" + query.params[i]);
-        }
-        unsigned pos = static_cast<unsigned>(i + 1);
-        if (const int64_t* n = std::get_if<int64_t>(&it->second)) {
-          ps->setInt64(pos, *n);
-        } else {
-          ps->setString(pos, std::get<std::string>(it->second));
-        }
-      }
-      std::unique_ptr<sql::ResultSet> rs(ps->executeQuery());
-      size_t columns = rs->getMetaData()->getColumnCount();
-      return Rows(std::move(rs), columns);
+      BindParams(ps, query, params);
+      return fn(ps);
     } catch (const sql::SQLException& e) {
-      if (!IsConnectionError(e)) {
-        throw InternalError(query.file + ": query failed: " + e.what());
-      }
+      if (!IsConnectionError(e)) throw InternalError(query.file + ": query failed: " + e.what());
       Disconnect();
       // A connection that was already open may have been closed by the
       // server between requests (restart, wait_timeout): try a new one once.
       if (fresh || attempt > 0) throw Unavailable(std::string("database connection lost: ") + e.what());
     }
   }
+}
+
+Rows Database::Run(const SqlQuery& query, const SqlParams& params) {
+  return WithRetry(query, params, [](sql::PreparedStatement* ps) {
+    std::unique_ptr<sql::ResultSet> rs(ps->executeQuery());
+    size_t columns = rs->getMetaData()->getColumnCount();
+    return Rows(std::move(rs), columns);
+  });
+}
+
+int64_t Database::Update(const SqlQuery& query, const SqlParams& params) {
+  return WithRetry(query, params, [](sql::PreparedStatement* ps) { return static_cast<int64_t>(ps->executeUpdate()); });
 }
 
 void Database::Execute(const std::string& text) {

@@ -81,7 +81,11 @@ class Database {
   // A broken connection is re-opened and the query retried once.
   Rows Run(const SqlQuery& query, const SqlParams& params);
 
-  // Runs a statement with no result (DDL, the project's own tables).
+  // Runs an INSERT/UPDATE with named parameters, as Run does; returns the
+  // rows affected (the project's own tables: robot visits).
+  int64_t Update(const SqlQuery& query, const SqlParams& params);
+
+  // Runs a statement with no result and no parameters (tests, set-up).
   void Execute(const std::string& sql);
 
   // Drops the connection (tests; and after a failure mid-feed).
@@ -90,6 +94,9 @@ class Database {
  private:
   sql::Connection* Connection();
   sql::PreparedStatement* Prepare(const SqlQuery& query);
+  static void BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params);
+  template <typename Fn>
+  auto WithRetry(const SqlQuery& query, const SqlParams& params, Fn fn);
 
   DatabaseConfig config_;
   std::unique_ptr<sql::Connection> conn_;

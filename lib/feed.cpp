@@ -1,6 +1,7 @@
 #include "feed.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cstdio>
@@ -24,6 +25,37 @@ std::string FileText(const std::string& path) {
   return ss.str();
 }
 
+std::map<std::string, std::string> FixedValues(const FeedConfig& config, const Config& site) {
+  std::map<std::string, std::string> fixed;
+  for (const auto& [k, v] : site.site) fixed["site." + k] = v;
+  for (const auto& [k, v] : config.values) fixed["value." + k] = v;
+  return fixed;
+}
+
+// The project's own table of robot visits (sql/state.sql). Constant SQL:
+// robot and feed names come from the config, never from a request.
+const SqlQuery& LoadVisitQuery() {
+  static const SqlQuery q = ParseSqlQuery(
+      "SELECT last_visit FROM feed_robot_visit WHERE robot = :robot AND feed = :feed", "robot visit (sql/state.sql)");
+  return q;
+}
+const SqlQuery& SaveVisitQuery() {
+  // GREATEST: two overlapping visits never move the record back.
+  static const SqlQuery q = ParseSqlQuery(
+      "INSERT INTO feed_robot_visit (robot, feed, last_visit, recorded) VALUES (:robot, :feed, :visit, :now) "
+      "ON DUPLICATE KEY UPDATE last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)",
+      "robot visit (sql/state.sql)");
+  return q;
+}
+
+bool ContainsNoCase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
 std::string Hex64(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -34,7 +66,7 @@ std::string Hex64(uint64_t v) {
 
 Feed::Feed(const FeedConfig& config, const Config& site)
     : config_(config),
-      template_(Template::Load(config.template_file, config.encoding, site.site)),
+      template_(Template::Load(config.template_file, config.encoding, FixedValues(config, site))),
       query_(LoadSqlQuery(config.query_file)) {
   if (!config_.state_query_file.empty()) state_query_ = LoadSqlQuery(config_.state_query_file);
   if (!config_.secret.empty()) codec_ = std::make_unique<ContinueTokenCodec>(config_.secret);
@@ -45,7 +77,7 @@ Feed::Feed(const FeedConfig& config, const Config& site)
   };
   need("limit");
   for (const std::string& k : config_.keyset) need("after_" + k);
-  if (config_.since == SinceSource::kParam) need("since");
+  if (config_.since != SinceSource::kNone) need("since");
   // [site] values are bound as :site_KEY, so the SQL needs no copy of them.
   for (const auto& [key, value] : site.site) site_params_["site_" + key] = value;
   auto check = [&](const SqlQuery& q, bool rows) {
@@ -83,6 +115,14 @@ void Feed::Bind(Database& db) {
     key_types_.push_back(cols[i].type);
   }
   if (state_query_) db.Describe(*state_query_);
+  if (config_.since == SinceSource::kRobot) {
+    try {
+      db.Describe(LoadVisitQuery());
+    } catch (const FeedError& e) {
+      if (e.kind() == ErrorKind::kUnavailable) throw;
+      throw ConfigError(config_.name + ": the robot visits table is missing: apply sql/state.sql (" + e.what() + ")");
+    }
+  }
   bound_ = true;
 }
 
@@ -130,6 +170,19 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
         throw BadRequest(config_.since_param + " must be YYYY-MM-DD HH:MM:SS in the site's time, such as 2026-11-01 09:30:00");
       }
       since_text = FormatSqlDateTime(*t);
+    }
+  }
+
+  // A robot's feed starts after its last visit: If-Modified-Since when the
+  // request has one, else the visit the site recorded.
+  const bool robot = config_.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, config_.robot);
+  if (config_.since == SinceSource::kRobot) {
+    Bind(db);
+    if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
+      since_text = FormatSqlDateTime(SiteZone::FromUnix(*ims));
+    } else {
+      Rows visit = db.Run(LoadVisitQuery(), {{"robot", config_.robot}, {"feed", config_.name}});
+      if (visit.Next() && !visit.IsNull(0)) since_text = std::string(visit.Get(0));
     }
   }
 
@@ -254,7 +307,8 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
       } else {
         ++report->skipped;
         if (report->skipped_items.size() < kMaxReportedItems) {
-          report->skipped_items.push_back(why.field + "='" + why.value + "' breaks " + why.rule);
+          report->skipped_items.push_back((why.item.empty() ? "" : "item " + why.item + ": ") + why.field + "='" +
+                                          why.value + "' breaks " + why.rule);
         }
       }
       if (paged) --budget;
@@ -281,6 +335,23 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
   resp.Write(out);
   resp.Finish();
   report->complete = true;
+
+  // The robot got the whole feed: next time it gets what changed after the
+  // snapshot (less the settle margin, for rows still being committed then).
+  // A person looking at the feed moves nothing.
+  if (robot) {
+    SqlParams visit = {{"robot", config_.robot},
+                       {"feed", config_.name},
+                       {"visit", FormatSqlDateTime(FromNaiveSeconds(run_start - config_.settle_seconds))},
+                       {"now", FormatSqlDateTime(FromNaiveSeconds(run_start))}};
+    try {
+      db.Update(SaveVisitQuery(), visit);
+      report->visit_recorded = true;
+    } catch (const FeedError& e) {
+      // The feed was delivered; the robot will get these rows again.
+      report->visit_error = e.what();
+    }
+  }
 }
 
 }  // namespace feed

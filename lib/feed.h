@@ -5,8 +5,10 @@
 // page_size rows with a continue token that carries the keyset position.
 //
 // The query file is bound by name:
-//   :since          the since-moment ("YYYY-MM-DD HH:MM:SS", site time);
-//                   "1000-01-01 00:00:00" when the request gives none
+//   :since          the since-moment ("YYYY-MM-DD HH:MM:SS", site time):
+//                   the since parameter, or for a robot's feed
+//                   If-Modified-Since or the robot's last whole visit;
+//                   "1000-01-01 00:00:00" when there is none
 //   :now            the run's start, site time (the same on every page)
 //   :limit          rows to return
 //   :site_KEY       the [site] config value KEY
@@ -15,6 +17,9 @@
 //                   smallest integer
 // and must order its rows by the keyset fields, ascending, each row's
 // keyset strictly after the previous one's (checked while serving).
+// A robot's feed (since = robot NAME) records, after a response to that
+// robot was written whole, the run's start less settle_seconds as its last
+// visit (table feed_robot_visit, sql/state.sql); nobody else moves it.
 // The optional state query (:since, :now, :site_KEY) returns one row; its first column
 // is the newest change (site time, gives Last-Modified) and all its columns
 // go into the ETag.
@@ -42,6 +47,8 @@ struct FeedReport {
   bool more = false;
   std::string continue_token;
   bool complete = false;           // the body was written to its end
+  bool visit_recorded = false;     // a robot's visit was recorded
+  std::string visit_error;         // ...or why it could not be
 };
 
 class Feed {

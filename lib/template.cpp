@@ -58,14 +58,15 @@ struct Template::Plan {
   std::vector<int> field_lines;
   std::vector<int> columns;         // fields[i] -> result column, after BindColumns
   std::vector<Rule> rules;
+  int key_field = -1;               // feed:key: names a rejected row
 };
 
 namespace {
 
 class Compiler {
  public:
-  Compiler(Template::Plan* plan, const std::map<std::string, std::string>& site)
-      : p_(plan), site_(site), section_(&plan->head) {}
+  Compiler(Template::Plan* plan, const std::map<std::string, std::string>& fixed)
+      : p_(plan), fixed_(fixed), section_(&plan->head) {}
 
   void Document(const tinyxml2::XMLDocument& doc) {
     const tinyxml2::XMLElement* root = doc.RootElement();
@@ -117,7 +118,7 @@ class Compiler {
     if (name == "feed.continue") return DocVar::kContinue;
     if (name == "feed.more") return DocVar::kMore;
     if (name == "feed.name") return DocVar::kName;
-    throw Error(line, "unknown value '" + name + "'; known: feed.date, feed.continue, feed.more, feed.name, site.KEY, or a row field");
+    throw Error(line, "unknown value '" + name + "'; known: feed.date, feed.continue, feed.more, feed.name, site.KEY, value.KEY, or a row field");
   }
 
   // One {name|filter|...}: emits the op (or, for site.*, the literal).
@@ -139,10 +140,13 @@ class Compiler {
       if (!f) throw Error(line, "unknown filter '" + parts[i] + "'; known: " + FilterNames());
       op.filters.push_back(f);
     }
-    if (name.rfind("site.", 0) == 0) {
-      auto it = site_.find(name.substr(5));
-      if (it == site_.end()) throw Error(line, "{" + name + "}: no key '" + name.substr(5) + "' in the config's [site]");
-      std::string v = it->second, tmp;
+    const bool site = name.rfind("site.", 0) == 0;
+    if (site || name.rfind("value.", 0) == 0) {
+      // Known when the config is loaded: written as a literal now. A missing
+      // [site] key is a mistake; a missing value.KEY is simply empty.
+      auto it = fixed_.find(name);
+      if (site && it == fixed_.end()) throw Error(line, "{" + name + "}: no key '" + name.substr(5) + "' in the config's [site]");
+      std::string v = it == fixed_.end() ? "" : it->second, tmp;
       for (FilterFn f : op.filters) {
         tmp.clear();
         f(v, tmp);
@@ -224,14 +228,17 @@ class Compiler {
     const char* each = nullptr;
     const char* cond = nullptr;
     const char* require = nullptr;
+    const char* key = nullptr;
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       std::string an = a->Name();
       if (an == "feed:each") each = a->Value();
+      else if (an == "feed:key") key = a->Value();
       else if (an == "feed:if") cond = a->Value();
       else if (an == "feed:require") require = a->Value();
-      else if (an.rfind("feed:", 0) == 0) throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require");
+      else if (an.rfind("feed:", 0) == 0) throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require, feed:key");
     }
     if (require && !each) throw Error(line, "feed:require belongs on the feed:each element");
+    if (key && !each) throw Error(line, "feed:key belongs on the feed:each element");
     if (each) {
       if (std::string(each) != "row") throw Error(line, "feed:each takes \"row\"");
       if (seen_each_) throw Error(line, "a second feed:each element");
@@ -241,6 +248,11 @@ class Compiler {
       in_row_ = true;
       section_ = &p_->row;
       if (require) Rules(require, line);
+      if (key) {
+        std::string k(Trimmed(key));
+        if (!IsName(k) || k.find('.') != std::string::npos) throw Error(line, "feed:key names a row field");
+        p_->key_field = FieldIndex(k, line);
+      }
     }
     size_t if_at = 0;
     if (cond) {
@@ -269,10 +281,21 @@ class Compiler {
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       std::string an = a->Name();
       if (an.rfind("feed:", 0) == 0 || an == "xmlns:feed") continue;
+      // An attribute made only of config values that are empty is left out
+      // (hide_contacts="{value.hide_contacts}").
+      std::vector<Op>* outer = section_;
+      std::vector<Op> value;
+      section_ = &value;
+      Text(a->Value(), XmlContext::kAttribute, line);
+      section_ = outer;
+      if (*a->Value() != '\0' && value.empty()) continue;
       Literal(" ");
       LiteralText(an, XmlContext::kText);
       Literal("=\"");
-      Text(a->Value(), XmlContext::kAttribute, line);
+      for (Op& op : value) {
+        if (op.code == OpCode::kLiteral) Literal(op.literal);
+        else section_->push_back(std::move(op));
+      }
       Literal("\"");
     }
     if (!e->FirstChild()) {
@@ -314,7 +337,7 @@ class Compiler {
   }
 
   Template::Plan* p_;
-  const std::map<std::string, std::string>& site_;
+  const std::map<std::string, std::string>& fixed_;
   std::vector<Op>* section_;
   bool seen_each_ = false;
   bool in_row_ = false;
@@ -346,7 +369,7 @@ Template& Template::operator=(Template&&) noexcept = default;
 Template::~Template() = default;
 
 Template Template::Parse(std::string_view xml, const std::string& file, Charset cs,
-                         const std::map<std::string, std::string>& site) {
+                         const std::map<std::string, std::string>& fixed) {
   tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     throw ConfigError(file + ":" + std::to_string(doc.ErrorLineNum()) + ": not well-formed XML: " + doc.ErrorName());
@@ -354,16 +377,16 @@ Template Template::Parse(std::string_view xml, const std::string& file, Charset 
   auto plan = std::make_unique<Plan>();
   plan->file = file;
   plan->cs = cs;
-  Compiler(plan.get(), site).Document(doc);
+  Compiler(plan.get(), fixed).Document(doc);
   return Template(std::move(plan));
 }
 
-Template Template::Load(const std::string& file, Charset cs, const std::map<std::string, std::string>& site) {
+Template Template::Load(const std::string& file, Charset cs, const std::map<std::string, std::string>& fixed) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError(file + ": cannot read the template");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return Parse(ss.str(), file, cs, site);
+  return Parse(ss.str(), file, cs, fixed);
 }
 
 Charset Template::charset() const { return plan_->cs; }
@@ -467,7 +490,11 @@ bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) c
           ++cut;
           while (cut < clean.size() && (static_cast<unsigned char>(clean[cut]) & 0xC0) == 0x80) ++cut;
         }
-        *why = {plan_->fields[r.field], clean.substr(0, cut), r.text};
+        std::string item;
+        if (plan_->key_field >= 0) {
+          item = CleanUtf8(row.Get(static_cast<size_t>(plan_->columns[plan_->key_field])).substr(0, 64));
+        }
+        *why = {plan_->fields[r.field], clean.substr(0, cut), r.text, item};
       }
       return false;
     }

@@ -14,15 +14,18 @@
 //
 // - {name|filter|...} stands in text, attribute values and CDATA sections;
 //   "{{" and "}}" are literal braces. A name without a dot is a field of the
-//   query's row (only inside the feed:each element); "site.KEY" is a [site]
-//   config value (filled in at compile time); "feed.date", "feed.more",
-//   "feed.continue", "feed.name" are set per response.
+//   query's row (only inside the feed:each element); "site.KEY" (a [site]
+//   key, which must exist) and "value.KEY" (the feed's value.KEY, empty when
+//   not set) are filled in at compile time; "feed.date", "feed.more",
+//   "feed.continue", "feed.name" are set per response. An attribute made
+//   only of such compile-time values that come out empty is left out.
 // - feed:each="row" marks the one element repeated per row; what comes
 //   before it is the head, what follows the tail.
 // - feed:if="name" / feed:if="!name" keeps an element only when the value is
 //   (or is not) non-empty.
 // - feed:require="FIELD:RULE ..." on the feed:each element leaves out a row
-//   that breaks a rule and reports it. Rules: required (not blank), alnum
+//   that breaks a rule and reports it; feed:key="FIELD" names the field that
+//   identifies the row in that report. Rules: required (not blank), alnum
 //   (letters and digits only), maxlen=N (characters), url (absolute http or
 //   https URL without spaces).
 // - Text is escaped for where it stands (text, attribute, CDATA) and encoded
@@ -60,14 +63,17 @@ struct RowRejection {
   std::string field;
   std::string value;  // cleaned, at most 64 characters
   std::string rule;   // "alnum", "maxlen=32", ...
+  std::string item;   // the feed:key field's value, when the template names one
 };
 
 class Template {
  public:
+  // `fixed` holds the compile-time values by full name: "site.url",
+  // "value.hide_contacts".
   static Template Load(const std::string& file, Charset cs,
-                       const std::map<std::string, std::string>& site);
+                       const std::map<std::string, std::string>& fixed);
   static Template Parse(std::string_view xml, const std::string& file, Charset cs,
-                        const std::map<std::string, std::string>& site);
+                        const std::map<std::string, std::string>& fixed);
 
   Template(Template&&) noexcept;
   Template& operator=(Template&&) noexcept;

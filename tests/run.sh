@@ -100,7 +100,7 @@ FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test \
 LEGACY=$ROOT/../shared/board
 if [ -f "$LEGACY/schema.sql" ] && [ -f "$LEGACY/gen.py" ]; then
     mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'DROP DATABASE IF EXISTS board; CREATE DATABASE board'
-    if { cat "$LEGACY/schema.sql"; python3 "$LEGACY/gen.py" --ads 3000 --jobs 1000 --files 10 --seed 1; } |
+    if { cat "$LEGACY/schema.sql" sql/state.sql; python3 "$LEGACY/gen.py" --ads 3000 --jobs 1000 --files 10 --seed 1; } |
         mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed board; then
         export FEED_TEST_LEGACY_DB=board
     else
@@ -116,7 +116,7 @@ FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi gtest integration-sanitized build/s
 gtest e2e build/e2e_tests
 if grep -q 'feed.fcgi' "$WORK/apache/log/apache-error.log" 2>/dev/null; then
     log "feed.fcgi in Apache's error log:"
-    grep 'feed.fcgi' "$WORK/apache/log/apache-error.log" | tail -5
+    grep 'feed.fcgi' "$WORK/apache/log/apache-error.log" | tail -5 | cut -c1-300
 fi
 
 echo

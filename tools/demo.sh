@@ -37,6 +37,7 @@ start() {
         { cat "$ROOT/sql/sample-board.sql"
           python3 "$ROOT/tools/gen_sample_board.py" --ads "${ADS:-5000}" --jobs "${JOBS:-1000}" --now "$now"; } | sql sample
     fi
+    sql sample <"$ROOT/sql/state.sql"   # the project's own tables; safe to run again
     # Deployed as a site owner would: cgi-bin/feed.fcgi beside conf/,
     # templates/ and sql/.
     local site=$DIR/site

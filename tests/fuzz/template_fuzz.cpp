@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string value = text.substr(0, 64);
   for (feed::Charset cs : {feed::Charset::kUtf8, feed::Charset::kWindows1251}) {
     try {
-      feed::Template t = feed::Template::Parse(text, "fuzz.xml", cs, {{"url", value}});
+      feed::Template t = feed::Template::Parse(text, "fuzz.xml", cs, {{"site.url", value}, {"value.v", value}});
       std::vector<feed::Column> cols;
       std::vector<std::optional<std::string>> cells;
       for (const std::string& f : t.Fields()) {

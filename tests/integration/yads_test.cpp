@@ -29,11 +29,9 @@ using testing::Cp1251ToUtf8;
 using testing::Env;
 using testing::Mariadb;
 
-struct Reply {
-  int status = 0;
-  std::map<std::string, std::string> headers;
-  std::string body;
-};
+using testing::Reply;
+using testing::Table;
+using testing::Unhex;
 
 Reply Get(App& app, const std::string& query, const std::string& method = "GET",
           std::map<std::string, std::string> extra = {}) {
@@ -43,43 +41,7 @@ Reply Get(App& app, const std::string& query, const std::string& method = "GET",
   req.query_string = query;
   req.if_none_match = extra["If-None-Match"];
   req.if_modified_since = extra["If-Modified-Since"];
-  StringSink sink;
-  Reply r;
-  r.status = app.Handle(req, sink, true);
-  size_t end = sink.data.find("\r\n\r\n");
-  std::istringstream head(sink.data.substr(0, end));
-  std::string line;
-  while (std::getline(head, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    size_t colon = line.find(": ");
-    if (colon != std::string::npos) r.headers[line.substr(0, colon)] = line.substr(colon + 2);
-  }
-  r.body = sink.data.substr(end + 4);
-  return r;
-}
-
-std::string Unhex(const std::string& h) {
-  std::string out;
-  for (size_t i = 0; i + 1 < h.size(); i += 2) out += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
-  return out;
-}
-
-std::vector<std::vector<std::string>> Table(const std::string& sql) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(Mariadb(sql));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    size_t pos = 0;
-    for (;;) {
-      size_t tab = line.find('\t', pos);
-      cells.push_back(line.substr(pos, tab == std::string::npos ? tab : tab - pos));
-      if (tab == std::string::npos) break;
-      pos = tab + 1;
-    }
-    rows.push_back(cells);
-  }
-  return rows;
+  return testing::Fetch(app, req);
 }
 
 // One ad as the feed must show it, computed from the table's raw values.

@@ -3,11 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 
+#include "error.h"
 #include "xml_text.h"
 
 namespace feed::testing {
@@ -50,10 +52,30 @@ std::string Mariadb(const std::string& sql) {
 
 void LoadSampleBoard(int ads, int jobs, int seed) {
   std::string root = Env("FEED_TEST_ROOT");
-  std::string cmd = "{ cat '" + root + "/sql/sample-board.sql'; python3 '" + root +
+  std::string cmd = "{ cat '" + root + "/sql/sample-board.sql' '" + root + "/sql/state.sql'; echo 'TRUNCATE feed_robot_visit;'; python3 '" + root +
                     "/tools/gen_sample_board.py' --ads " + std::to_string(ads) + " --jobs " + std::to_string(jobs) +
                     " --seed " + std::to_string(seed) + "; } | " + Client();
   if (Shell(cmd) != 0) throw std::runtime_error("loading the sample board failed");
+}
+
+static std::string WriteTemp(const std::string& text) {
+  char path[] = "/tmp/feed-config-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) throw std::runtime_error("mkstemp");
+  if (write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) throw std::runtime_error("write");
+  close(fd);
+  return path;
+}
+
+static std::string Header() {
+  return "[database]\nsocket = " + Env("FEED_TEST_SOCKET") + "\nuser = feed\npassword = feed\nname = " +
+         Env("FEED_TEST_DB") + "\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n";
+}
+
+std::string WriteConfig(const std::string& feeds) {
+  std::string text = feeds, root = Env("FEED_TEST_ROOT");
+  for (size_t at; (at = text.find("@ROOT@")) != std::string::npos;) text.replace(at, 6, root);
+  return WriteTemp(Header() + text);
 }
 
 std::string WriteSampleConfig(const std::map<std::string, std::string>& overrides) {
@@ -76,15 +98,9 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& override
     if (v.empty()) yads.erase(k);
     else yads[k] = v;
   }
-  std::string text = "[database]\nsocket = " + Env("FEED_TEST_SOCKET") + "\nuser = feed\npassword = feed\nname = " +
-                     Env("FEED_TEST_DB") + "\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n[feed yads]\n";
+  std::string text = Header() + "[feed yads]\n";
   for (const auto& [k, v] : yads) text += k + " = " + v + "\n";
-  char path[] = "/tmp/feed-config-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) throw std::runtime_error("mkstemp");
-  if (write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) throw std::runtime_error("write");
-  close(fd);
-  return path;
+  return WriteTemp(text);
 }
 
 void StopDatabase() {
@@ -97,6 +113,93 @@ void StartDatabase() {
   if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' start '" + Env("FEED_TEST_DB_DIR") + "' >/dev/null") != 0) {
     throw std::runtime_error("starting MariaDB failed");
   }
+}
+
+namespace {
+
+class HookSink : public Sink {
+ public:
+  HookSink(size_t limit, std::function<void()> hook) : limit_(limit), hook_(std::move(hook)) {}
+  void Write(std::string_view b) override {
+    if (hook_) {
+      auto h = std::move(hook_);
+      hook_ = nullptr;
+      h();
+    }
+    if (data.size() + b.size() > limit_) {
+      data.append(b.substr(0, limit_ - data.size()));
+      throw FeedError(ErrorKind::kClientGone, "test client went away");
+    }
+    data.append(b);
+  }
+  std::string data;
+
+ private:
+  size_t limit_;
+  std::function<void()> hook_;
+};
+
+Reply Take(App& app, const Request& req, HookSink& sink) {
+  Reply r;
+  r.status = app.Handle(req, sink, true, &r.report);
+  size_t end = sink.data.find("\r\n\r\n");
+  std::string head = sink.data.substr(0, end);
+  size_t pos = 0;
+  while (pos < head.size()) {
+    size_t eol = head.find("\r\n", pos);
+    if (eol == std::string::npos) eol = head.size();
+    std::string line = head.substr(pos, eol - pos);
+    pos = eol + 2;
+    size_t colon = line.find(": ");
+    if (colon != std::string::npos) r.headers[line.substr(0, colon)] = line.substr(colon + 2);
+  }
+  r.body = end == std::string::npos ? "" : sink.data.substr(end + 4);
+  return r;
+}
+
+}  // namespace
+
+Reply Fetch(App& app, const Request& req) {
+  HookSink sink(SIZE_MAX, nullptr);
+  return Take(app, req, sink);
+}
+
+Reply FetchCut(App& app, const Request& req, size_t bytes) {
+  HookSink sink(bytes, nullptr);
+  return Take(app, req, sink);
+}
+
+Reply FetchWithHook(App& app, const Request& req, const std::function<void()>& hook) {
+  HookSink sink(SIZE_MAX, hook);
+  return Take(app, req, sink);
+}
+
+std::vector<std::vector<std::string>> Table(const std::string& sql) {
+  std::vector<std::vector<std::string>> rows;
+  std::string out = Mariadb(sql);
+  size_t pos = 0;
+  while (pos < out.size()) {
+    size_t eol = out.find('\n', pos);
+    if (eol == std::string::npos) eol = out.size();
+    std::string line = out.substr(pos, eol - pos);
+    pos = eol + 1;
+    std::vector<std::string> cells;
+    size_t c = 0;
+    for (;;) {
+      size_t tab = line.find('\t', c);
+      cells.push_back(line.substr(c, tab == std::string::npos ? tab : tab - c));
+      if (tab == std::string::npos) break;
+      c = tab + 1;
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::string Unhex(const std::string& h) {
+  std::string out;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) out += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+  return out;
 }
 
 std::string Cp1251ToUtf8(const std::string& s) {

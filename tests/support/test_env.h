@@ -8,10 +8,12 @@
 //   FEED_TEST_URL      the feed under Apache: http://127.0.0.1:PORT/cgi-bin/feed.fcgi
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "app.h"
 #include "config.h"
 
 namespace feed::testing {
@@ -31,12 +33,36 @@ std::string Mariadb(const std::string& sql);
 // defaults given here by replacing them).
 std::string WriteSampleConfig(const std::map<std::string, std::string>& yads_overrides = {});
 
+// Writes a config with the test database and site sections followed by
+// `feeds` (INI text of [feed ...] sections; paths may use @ROOT@ for the
+// repository). Returns its path.
+std::string WriteConfig(const std::string& feeds);
+
 // Stops and starts the private MariaDB (harness script).
 void StopDatabase();
 void StartDatabase();
 
 // windows-1251 bytes to UTF-8 (for parsing a feed with tinyxml2).
 std::string Cp1251ToUtf8(const std::string& s);
+
+// A response taken apart: status, headers (as sent), body.
+struct Reply {
+  int status = 0;
+  std::map<std::string, std::string> headers;
+  std::string body;
+  FeedReport report;
+};
+// Asks `app` for `req` the way the FastCGI loop does, through a string.
+Reply Fetch(App& app, const Request& req);
+// Sinks that fail on purpose: the client goes away after `bytes`, or
+// `hook` runs at the first write (to stop the database mid-feed).
+Reply FetchCut(App& app, const Request& req, size_t bytes);
+Reply FetchWithHook(App& app, const Request& req, const std::function<void()>& hook);
+
+// Rows of a SELECT through the mariadb client, tab-separated cells (use
+// HEX() for text that may hold tabs or newlines).
+std::vector<std::vector<std::string>> Table(const std::string& sql);
+std::string Unhex(const std::string& hex);
 
 // Runs a shell command, returns its exit status.
 int Shell(const std::string& cmd);

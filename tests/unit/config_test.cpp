@@ -95,6 +95,20 @@ TEST(Config, EachMistakeNamesFileAndLine) {
   }
 }
 
+TEST(Config, RobotSinceAndTemplateValues) {
+  Config c = ParseConfig(
+      "[database]\nname = x\n[feed jooble]\ntemplate = t\nquery = q\nkeyset = updated id\n"
+      "since = robot JoobleBot\nvalue.hide_contacts = 1\nencoding = UTF-8\n",
+      "f.ini", "/etc");
+  ASSERT_EQ(c.feeds.size(), 1u);
+  EXPECT_EQ(c.feeds[0].since, SinceSource::kRobot);
+  EXPECT_EQ(c.feeds[0].robot, "JoobleBot");
+  EXPECT_EQ(c.feeds[0].values.at("hide_contacts"), "1");
+  EXPECT_EQ(c.feeds[0].encoding, Charset::kUtf8);
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nvalue.a b = 1\n").find("f.ini:7: unknown key"),
+            std::string::npos);
+}
+
 TEST(Config, MissingFileIsAConfigError) {
   try {
     LoadConfig("/nonexistent/feed.ini");

@@ -11,7 +11,8 @@
 namespace feed {
 namespace {
 
-const std::map<std::string, std::string> kSite = {{"url", "http://doska.example"}, {"title", "Доска"}};
+const std::map<std::string, std::string> kSite = {{"site.url", "http://doska.example"}, {"site.title", "Доска"},
+                                                   {"value.flag", "1"}, {"value.empty", ""}};
 
 Template Compile(const std::string& xml, Charset cs = Charset::kUtf8) {
   return Template::Parse(xml, "t.xml", cs, kSite);
@@ -187,6 +188,39 @@ TEST(TemplateRender, RowsBreakingARuleAreLeftOutAndExplained) {
   EXPECT_TRUE(t.RenderRow(out, ok, nullptr));
   EXPECT_NE(out.find("<pic>1</pic>"), std::string::npos) << out;
   EXPECT_NE(out.find("<url></url>"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+TEST(TemplateCompile, EmptyConfigValuesLeaveTheirAttributeOut) {
+  std::string head;
+  Compile("<jobs hide=\"{value.empty}\" show=\"{value.flag}\" both=\"{value.empty}{value.flag}\" lit=\"\">"
+          "<job feed:each=\"row\"/></jobs>")
+      .RenderHead(head, {});
+  EXPECT_EQ(head.substr(head.find("<jobs")), "<jobs show=\"1\" both=\"1\" lit=\"\">\n");
+  head.clear();
+  Compile("<jobs hide=\"{value.unset}\"><job feed:each=\"row\"/></jobs>").RenderHead(head, {});
+  EXPECT_EQ(head.substr(head.find("<jobs")), "<jobs>\n");
+}
+
+TEST(TemplateRender, KeyFieldNamesARejectedRow) {
+  Template t = Compile("<jobs><job feed:each=\"row\" feed:key=\"id\" feed:require=\"contacts:required\" id=\"{id}\">"
+                       "{contacts}</job></jobs>");
+  t.BindColumns({{"id", ColumnType::kInteger}, {"contacts", ColumnType::kText}}, "q.sql");
+  Rows rows({{std::optional<std::string>("77"), std::optional<std::string>(" \x01 ")}});
+  ASSERT_TRUE(rows.Next());
+  std::string out;
+  RowRejection why;
+  EXPECT_FALSE(t.RenderRow(out, rows, &why));
+  EXPECT_EQ(why.item, "77");
+  EXPECT_EQ(why.field, "contacts");
+  EXPECT_EQ(why.rule, "required");
+  EXPECT_NE(ConfigErrorOf("<a feed:key=\"id\"><b feed:each=\"row\"/></a>").find("feed:key belongs on the feed:each"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,299 @@
+// The Jooble feed of the sample board against the real private MariaDB:
+// incremental by the robot's last whole visit (or If-Modified-Since), 304
+// when nothing changed, the visit record moved only by JoobleBot and only
+// by a response written whole, full mode without expired jobs, and both
+// encodings compared with the database field by field.
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+
+#include <map>
+#include <set>
+
+#include "app.h"
+#include "datetime.h"
+#include "legacy_html.h"
+#include "test_env.h"
+
+namespace feed {
+namespace {
+
+using testing::Reply;
+using testing::Table;
+using testing::Unhex;
+
+const char kFeeds[] =
+    "[feed jooble]\n"
+    "template = @ROOT@/templates/jooble.xml\nquery = @ROOT@/sql/sample-jooble.sql\n"
+    "state_query = @ROOT@/sql/sample-jooble-state.sql\nencoding = UTF-8\nsince = robot JoobleBot\n"
+    "keyset = updated id\nfetch_rows = 100\nsettle_seconds = 10\n"
+    "[feed jooble-1251]\n"
+    "template = @ROOT@/templates/jooble.xml\nquery = @ROOT@/sql/sample-jooble.sql\n"
+    "state_query = @ROOT@/sql/sample-jooble-state.sql\nencoding = windows-1251\nsince = robot JoobleBot\n"
+    "keyset = updated id\nfetch_rows = 100\nsettle_seconds = 10\n"
+    "[feed jooble-full]\n"
+    "template = @ROOT@/templates/jooble.xml\nquery = @ROOT@/sql/sample-jooble-full.sql\n"
+    "state_query = @ROOT@/sql/sample-jooble-state.sql\nencoding = windows-1251\nsince = none\n"
+    "keyset = id\nfetch_rows = 100\nvalue.hide_contacts = 1\n";
+
+constexpr const char* kBot = "Mozilla/5.0 (compatible; JoobleBot/2.0; +http://jooble.org/)";
+constexpr const char* kBrowser = "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0";
+
+Request Visit(const std::string& path, const std::string& agent, const std::string& ims = "") {
+  Request r;
+  r.path_info = path;
+  r.user_agent = agent;
+  r.if_modified_since = ims;
+  return r;
+}
+
+std::string SiteNow() { return FormatSqlDateTime(SiteZone::FromUnix(Now())); }
+
+// The robot's record for a feed, or "" when there is none.
+std::string Record(const std::string& feed) {
+  auto rows = Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = '" + feed + "'");
+  return rows.empty() ? "" : rows[0][0];
+}
+
+struct Job {
+  std::map<std::string, std::string> f;  // element -> text
+};
+
+// Parses a Jooble document (either encoding) into jobs by id; the text of
+// an element joins its CDATA sections and the references between them.
+std::map<std::string, Job> ParseJobs(const Reply& r, bool cp1251, std::string* hide_contacts = nullptr) {
+  EXPECT_EQ(r.status, 200) << r.body.substr(0, 300);
+  EXPECT_EQ(r.headers.at("Content-Type"), cp1251 ? "text/xml; charset=windows-1251" : "text/xml; charset=UTF-8");
+  EXPECT_EQ(r.body.rfind(std::string("<?xml version=\"1.0\" encoding=\"") + (cp1251 ? "windows-1251" : "UTF-8") + "\"?>\n", 0), 0u);
+  std::string text = cp1251 ? testing::Cp1251ToUtf8(r.body) : r.body;
+  tinyxml2::XMLDocument doc;
+  std::map<std::string, Job> jobs;
+  if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
+    ADD_FAILURE() << "does not parse: " << doc.ErrorStr();
+    return jobs;
+  }
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  EXPECT_STREQ(root->Name(), "jobs");
+  if (hide_contacts) *hide_contacts = root->Attribute("hide_contacts") ? root->Attribute("hide_contacts") : "";
+  for (const tinyxml2::XMLElement* j = root->FirstChildElement("job"); j; j = j->NextSiblingElement("job")) {
+    EXPECT_EQ(j->FirstAttribute()->Next(), nullptr) << "id is the only attribute";
+    Job job;
+    for (const tinyxml2::XMLElement* e = j->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      std::string all;
+      for (const tinyxml2::XMLNode* n = e->FirstChild(); n; n = n->NextSibling()) {
+        if (const tinyxml2::XMLText* t = n->ToText()) all += t->Value();
+      }
+      job.f[e->Name()] = all;
+    }
+    EXPECT_TRUE(jobs.emplace(j->Attribute("id"), job).second) << "job " << j->Attribute("id") << " twice";
+  }
+  return jobs;
+}
+
+struct DbJob {
+  std::string status, contacts_plain;
+  std::map<std::string, std::string> expected;
+  std::string expires, updated;
+};
+
+std::map<std::string, DbJob> DbJobs() {
+  std::map<std::string, DbJob> out;
+  for (const auto& c : Table(
+           "SELECT id, status, HEX(title), HEX(regions), HEX(salary), HEX(company), HEX(company_info),"
+           " HEX(description), HEX(contacts), IFNULL(expires, ''), IFNULL(DATE_FORMAT(expires, '%d.%m.%Y'), ''),"
+           " DATE_FORMAT(created, '%d.%m.%Y'), DATE_FORMAT(updated, '%d.%m.%Y'), updated FROM job")) {
+    DbJob j;
+    j.status = c[1];
+    j.expected["link"] = "http://doska.example/job/" + c[0] + ".html";
+    j.expected["name"] = LegacyHtmlToText(Unhex(c[2]));
+    j.expected["region"] = LegacyHtmlToText(Unhex(c[3]));
+    j.expected["salary"] = LegacyHtmlToText(Unhex(c[4]));
+    j.expected["company"] = LegacyHtmlToText(Unhex(c[5]));
+    j.expected["companyinfo"] = LegacyHtmlToText(Unhex(c[6]));
+    j.expected["description"] = LegacyHtmlToText(Unhex(c[7]));
+    j.expected["contacts"] = j.contacts_plain = LegacyHtmlToText(Unhex(c[8]));
+    if (!c[10].empty()) j.expected["expire"] = c[10];
+    j.expected["pubdate"] = c[11];
+    j.expected["updated"] = c[12];
+    j.expires = c[9];
+    j.updated = c[13];
+    out[c[0]] = j;
+  }
+  return out;
+}
+
+void ExpectSameAsDatabase(const std::map<std::string, Job>& jobs, const std::map<std::string, DbJob>& db) {
+  for (const auto& [id, job] : jobs) {
+    auto it = db.find(id);
+    ASSERT_NE(it, db.end()) << id;
+    for (const auto& [name, value] : it->second.expected) {
+      auto got = job.f.find(name);
+      if (got == job.f.end()) {
+        ADD_FAILURE() << "job " << id << " has no <" << name << ">";
+        continue;
+      }
+      EXPECT_EQ(got->second, value) << "job " << id << " <" << name << ">";
+    }
+    EXPECT_EQ(job.f.size(), it->second.expected.size()) << "job " << id;
+  }
+}
+
+class JoobleIntegration : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SiteZone::Use("Europe/Kiev");
+    testing::LoadSampleBoard(200, 1500);
+    app_ = std::make_unique<App>(LoadConfig(testing::WriteConfig(kFeeds)));
+    app_->CheckDatabase();
+  }
+  std::unique_ptr<App> app_;
+};
+
+TEST_F(JoobleIntegration, FirstVisitAllThen304ThenOnlyWhatChanged) {
+  auto db = DbJobs();
+  std::set<std::string> qualifying, no_contacts;
+  for (const auto& [id, j] : db) {
+    if (j.status != "active") continue;
+    (j.contacts_plain.empty() ? no_contacts : qualifying).insert(id);
+  }
+  ASSERT_FALSE(no_contacts.empty()) << "the sample board should hold jobs without contacts";
+
+  // First visit: everything that qualifies, jobs without contacts reported.
+  EXPECT_EQ(Record("jooble"), "");
+  Reply first = testing::Fetch(*app_, Visit("/jooble", kBot));
+  auto jobs = ParseJobs(first, false);
+  std::set<std::string> ids;
+  for (const auto& [id, j] : jobs) ids.insert(id);
+  EXPECT_EQ(ids, qualifying);
+  ExpectSameAsDatabase(jobs, db);
+  EXPECT_EQ(first.report.skipped, no_contacts.size());
+  for (const std::string& id : no_contacts) {
+    bool reported = false;
+    for (const std::string& s : first.report.skipped_items) reported = reported || s.rfind("item " + id + ": contacts=", 0) == 0;
+    EXPECT_TRUE(reported) << "job " << id << " without contacts not reported";
+  }
+  // Text with Ukrainian letters, emoji and ]]> came through.
+  EXPECT_NE(first.body.find("]]]]><![CDATA[>"), std::string::npos);
+  EXPECT_NE(first.body.find("ї"), std::string::npos);
+  EXPECT_NE(first.body.find("\xF0\x9F"), std::string::npos) << "an emoji in UTF-8";
+
+  // The record is the run's start less the settle margin.
+  std::string record = Record("jooble");
+  ASSERT_FALSE(record.empty());
+  int64_t lag = NaiveSeconds(*ParseSqlDateTime(SiteNow())) - NaiveSeconds(*ParseSqlDateTime(record));
+  EXPECT_GE(lag, 10);
+  EXPECT_LE(lag, 15);
+  EXPECT_TRUE(first.report.visit_recorded);
+
+  // Second visit right after, with If-Modified-Since: 304, no body.
+  ASSERT_FALSE(first.headers["Last-Modified"].empty());
+  Reply second = testing::Fetch(*app_, Visit("/jooble", kBot, first.headers["Last-Modified"]));
+  EXPECT_EQ(second.status, 304);
+  EXPECT_EQ(second.body, "");
+  EXPECT_EQ(Record("jooble"), record) << "a 304 delivers nothing and records nothing";
+
+  // Edits and new jobs come in the third visit, and nothing else.
+  std::string now = SiteNow();
+  testing::Mariadb("UPDATE job SET description = CONCAT(description, ' Оновлено ✅'), updated = '" + now +
+                   "' WHERE id IN (3, 30, 300) AND status = 'active' AND contacts <> ''");
+  auto fresh = Table("SELECT id FROM job WHERE id IN (3, 30, 300) AND status = 'active' AND contacts <> ''");
+  testing::Mariadb("INSERT INTO job (title, regions, salary, company, company_info, description, contacts, created, updated) VALUES"
+                   " ('Кур''єр', 'Кам''янське', '300$', 'ТОВ \"Ґанок\"', '', 'Опис ]]> 😀', 'тел. 0501234567', '" + now + "', '" + now + "'),"
+                   " ('Продавець', 'Київ', '', 'Магазин', '', 'Без контактів', '', '" + now + "', '" + now + "')");
+  std::set<std::string> changed;
+  for (const auto& r : fresh) changed.insert(r[0]);
+  for (const auto& r : Table("SELECT id FROM job WHERE title = 'Кур''єр' AND updated = '" + now + "'")) changed.insert(r[0]);
+  ASSERT_GE(changed.size(), 2u);
+  Reply third = testing::Fetch(*app_, Visit("/jooble", kBot));
+  auto third_jobs = ParseJobs(third, false);
+  std::set<std::string> third_ids;
+  for (const auto& [id, j] : third_jobs) third_ids.insert(id);
+  EXPECT_EQ(third_ids, changed);
+  EXPECT_EQ(third.report.skipped, 1u) << "the new job without contacts";
+  ExpectSameAsDatabase(third_jobs, DbJobs());
+}
+
+TEST_F(JoobleIntegration, WindowsCp1251WithCdataStaysCorrect) {
+  Reply r = testing::Fetch(*app_, Visit("/jooble-1251", kBot));
+  auto jobs = ParseJobs(r, true);
+  ASSERT_GT(jobs.size(), 1000u);
+  ExpectSameAsDatabase(jobs, DbJobs());
+  // Emoji and CJK cannot be in windows-1251 CDATA: the section closes, the
+  // reference stands between, a new section opens; Ukrainian letters are in
+  // the code page.
+  EXPECT_NE(r.body.find("]]>&#128512;<![CDATA["), std::string::npos);
+  EXPECT_NE(r.body.find("]]]]><![CDATA[>"), std::string::npos);
+  EXPECT_NE(r.body.find("\xbf"), std::string::npos) << "ї as one windows-1251 byte";
+}
+
+TEST_F(JoobleIntegration, IfModifiedSinceWinsOverTheRecord) {
+  testing::Mariadb("INSERT INTO feed_robot_visit VALUES ('JoobleBot', 'jooble', '2030-01-01 00:00:00', NOW())");
+  auto none = ParseJobs(testing::Fetch(*app_, Visit("/jooble", kBot)), false);
+  EXPECT_TRUE(none.empty()) << "the record says everything was seen";
+  std::string cut = "2026-10-25 00:00:00";
+  auto jobs = ParseJobs(testing::Fetch(*app_, Visit("/jooble", kBot, FormatHttpDate(SiteZone::ToUnix(*ParseSqlDateTime(cut))))), false);
+  auto expected = Table("SELECT id FROM job WHERE status = 'active' AND updated >= '" + cut + "' AND TRIM(contacts) <> ''");
+  EXPECT_GT(jobs.size(), 50u);
+  EXPECT_LE(jobs.size(), expected.size());
+  EXPECT_GE(jobs.size() + 5, expected.size()) << "contacts that are blank only after cleaning are left out too";
+  for (const auto& [id, j] : jobs) EXPECT_GE(j.f.at("updated").substr(6) + j.f.at("updated").substr(3, 2) + j.f.at("updated").substr(0, 2), "20261025");
+}
+
+TEST_F(JoobleIntegration, APersonLookingDoesNotMoveTheRecord) {
+  testing::Mariadb("INSERT INTO feed_robot_visit VALUES ('JoobleBot', 'jooble', '2026-10-30 00:00:00', NOW())");
+  Reply bot_view = testing::Fetch(*app_, Visit("/jooble", kBrowser));
+  EXPECT_EQ(bot_view.status, 200);
+  EXPECT_TRUE(bot_view.report.complete);
+  EXPECT_FALSE(bot_view.report.visit_recorded);
+  EXPECT_EQ(Record("jooble"), "2026-10-30 00:00:00");
+  // The person sees what the robot would get next.
+  auto jobs = ParseJobs(bot_view, false);
+  EXPECT_FALSE(jobs.empty());
+  for (const auto& [id, j] : jobs) EXPECT_GE(j.f.at("updated").substr(6) + j.f.at("updated").substr(3, 2), "202610");
+}
+
+TEST_F(JoobleIntegration, ACutOffVisitDoesNotAdvanceTheRecord) {
+  // The client goes away after 20 KB.
+  Reply cut = testing::FetchCut(*app_, Visit("/jooble", kBot), 20000);
+  EXPECT_FALSE(cut.report.complete);
+  EXPECT_EQ(Record("jooble"), "");
+  // The database stops while the feed is being written.
+  Reply dropped = testing::FetchWithHook(*app_, Visit("/jooble", kBot), [] { testing::StopDatabase(); });
+  testing::StartDatabase();
+  EXPECT_FALSE(dropped.report.complete);
+  EXPECT_GT(dropped.body.size(), 1000u);
+  EXPECT_EQ(dropped.body.find("</jobs>"), std::string::npos);
+  tinyxml2::XMLDocument doc;
+  EXPECT_NE(doc.Parse(dropped.body.c_str(), dropped.body.size()), tinyxml2::XML_SUCCESS);
+  EXPECT_EQ(Record("jooble"), "");
+  // The next visit gets every job, as a first one would.
+  Reply whole = testing::Fetch(*app_, Visit("/jooble", kBot));
+  EXPECT_GT(ParseJobs(whole, false).size(), 1000u);
+  EXPECT_NE(Record("jooble"), "");
+}
+
+TEST_F(JoobleIntegration, FullModeListsEveryCurrentJobButTheExpired) {
+  std::string today = SiteNow().substr(0, 10);
+  testing::Mariadb("UPDATE job SET expires = DATE_SUB('" + today + "', INTERVAL 1 DAY) WHERE id % 10 = 0");
+  testing::Mariadb("UPDATE job SET expires = '" + today + "' WHERE id % 10 = 1");
+  auto db = DbJobs();
+  std::set<std::string> expected;
+  for (const auto& [id, j] : db) {
+    if (j.status == "active" && !j.contacts_plain.empty() && (j.expires.empty() || j.expires >= today)) expected.insert(id);
+  }
+  std::string hide;
+  for (int visit = 0; visit < 2; ++visit) {
+    auto jobs = ParseJobs(testing::Fetch(*app_, Visit("/jooble-full", kBot)), true, &hide);
+    std::set<std::string> ids;
+    for (const auto& [id, j] : jobs) ids.insert(id);
+    EXPECT_EQ(ids, expected) << "visit " << visit;
+    EXPECT_EQ(hide, "1");
+    if (visit == 0) ExpectSameAsDatabase(jobs, db);
+  }
+  EXPECT_EQ(Record("jooble-full"), "") << "a full feed keeps no record";
+  std::string plain;
+  ParseJobs(testing::Fetch(*app_, Visit("/jooble", kBot)), false, &plain);
+  EXPECT_EQ(plain, "") << "no hide_contacts attribute when the config does not ask for it";
+}
+
+}  // namespace
+}  // namespace feed
