@@ -147,8 +147,16 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       f.continue_param = w[1];
     } else if (key == "page_size") {
       f.page_size = ParseInt(v, file, key, 1, 1000000);
+    } else if (key == "read") {
+      if (s != "prepared" && s != "stream") throw ConfigError(Where(file, v.line) + "read must be prepared or stream");
+      f.stream = s == "stream";
+    } else if (key == "db_charset") {
+      if (s != "utf8mb4" && s != "utf8" && s != "cp1251") {
+        throw ConfigError(Where(file, v.line) + "db_charset must be utf8mb4, utf8 or cp1251");
+      }
+      f.db_charset = s;
     } else if (key == "fetch_rows") {
-      f.fetch_rows = ParseInt(v, file, key, 1, 100000);
+      f.fetch_rows = ParseInt(v, file, key, 1, 1000000);
     } else if (key == "keyset") {
       f.keyset = Words(s);
       if (f.keyset.empty() || f.keyset.size() > 3) {

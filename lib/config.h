@@ -73,6 +73,8 @@ struct FeedConfig {
   std::string continue_param;    // empty: one response holds every row
   int page_size = 0;             // rows per response; 0: unpaged
   int fetch_rows = 1000;         // rows per query (internal keyset paging)
+  bool stream = false;           // read = stream: plain statements whose rows stream
+  std::string db_charset;        // connection charset for this feed's rows ("" = [database])
   std::vector<std::string> keyset;  // result fields ordering the query, 1-3
   std::string secret;            // keys the continue token
   int settle_seconds = 10;       // written date = run start - settle

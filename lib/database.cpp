@@ -10,6 +10,7 @@
 #include <mysql_driver.h>
 
 #include "error.h"
+#include "xml_text.h"
 
 namespace feed {
 namespace {
@@ -42,16 +43,24 @@ ColumnType TypeOf(int t) {
   }
 }
 
+FeedError Lost(const sql::SQLException& e) {
+  return Unavailable(std::string("database connection lost: ") + e.what());
+}
+
 }  // namespace
 
-Rows::Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns)
-    : rs_(std::move(rs)), values_(columns), nulls_(columns) {}
-Rows::~Rows() = default;
-Rows::Rows(Rows&&) noexcept = default;
-Rows& Rows::operator=(Rows&&) noexcept = default;
+Rows::Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251)
+    : rs_(std::move(rs)), cp1251_(cp1251), values_(columns), nulls_(columns) {}
+
+Rows::Rows(std::unique_ptr<sql::Statement> st, std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251)
+    : st_(std::move(st)), rs_(std::move(rs)), cp1251_(cp1251), values_(columns), nulls_(columns) {}
 
 Rows::Rows(std::vector<std::vector<std::optional<std::string>>> rows)
     : held_(std::move(rows)), values_(held_.empty() ? 0 : held_[0].size()), nulls_(values_.size()) {}
+
+Rows::~Rows() = default;
+Rows::Rows(Rows&&) noexcept = default;
+Rows& Rows::operator=(Rows&&) noexcept = default;
 
 bool Rows::Next() {
   if (!rs_) {
@@ -68,7 +77,11 @@ bool Rows::Next() {
     for (size_t i = 0; i < values_.size(); ++i) {
       uint32_t col = static_cast<uint32_t>(i + 1);
       sql::SQLString s = rs_->getString(col);
-      values_[i].assign(s.c_str(), s.length());
+      if (cp1251_) {
+        AssignCp1251AsUtf8(values_[i], std::string_view(s.c_str(), s.length()));
+      } else {
+        values_[i].assign(s.c_str(), s.length());
+      }
       nulls_[i] = values_[i].empty() && rs_->isNull(col);
     }
     return true;
@@ -80,13 +93,14 @@ bool Rows::Next() {
 Database::Database(DatabaseConfig config) : config_(std::move(config)) {}
 Database::~Database() = default;
 
-void Database::Disconnect() {
-  prepared_.clear();
-  conn_.reset();
+void Database::Disconnect() { sessions_.clear(); }
+
+Database::Session& Database::SessionFor(const std::string& charset) {
+  return sessions_[charset.empty() ? config_.charset : charset];
 }
 
-sql::Connection* Database::Connection() {
-  if (conn_) return conn_.get();
+sql::Connection* Database::Connection(Session& s, const std::string& charset) {
+  if (s.conn) return s.conn.get();
   try {
     sql::ConnectOptionsMap opts;
     if (!config_.socket.empty()) {
@@ -99,34 +113,38 @@ sql::Connection* Database::Connection() {
     opts["userName"] = sql::SQLString(config_.user);
     opts["password"] = sql::SQLString(config_.password);
     opts["schema"] = sql::SQLString(config_.name);
-    opts["OPT_CHARSET_NAME"] = sql::SQLString(config_.charset);
+    const std::string cs = charset.empty() ? config_.charset : charset;
+    opts["OPT_CHARSET_NAME"] = sql::SQLString(cs);
+    // Connector/C++ sets character_set_results on its own unless told.
+    opts["characterSetResults"] = sql::SQLString(cs);
     opts["OPT_CONNECT_TIMEOUT"] = 5;
     opts["OPT_READ_TIMEOUT"] = 300;
     opts["OPT_WRITE_TIMEOUT"] = 60;
     opts["OPT_RECONNECT"] = false;
     sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
-    conn_.reset(driver->connect(opts));
-    std::unique_ptr<sql::Statement> st(conn_->createStatement());
+    s.conn.reset(driver->connect(opts));
+    std::unique_ptr<sql::Statement> st(s.conn->createStatement());
     // Feeds read committed rows as they are now, each query on its own.
     st->execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
   } catch (const sql::SQLException& e) {
     Disconnect();
     throw Unavailable(std::string("cannot connect to the database: ") + e.what());
   }
-  return conn_.get();
+  return s.conn.get();
 }
 
 sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
-  auto it = prepared_.find(&query);
-  if (it != prepared_.end()) return it->second.get();
-  sql::Connection* c = Connection();
+  Session& s = SessionFor(query.charset);
+  auto it = s.prepared.find(&query);
+  if (it != s.prepared.end()) return it->second.get();
+  sql::Connection* c = Connection(s, query.charset);
   try {
     std::unique_ptr<sql::PreparedStatement> ps(c->prepareStatement(query.text));
-    return (prepared_[&query] = std::move(ps)).get();
+    return (s.prepared[&query] = std::move(ps)).get();
   } catch (const sql::SQLException& e) {
     if (IsConnectionError(e)) {
       Disconnect();
-      throw Unavailable(std::string("database connection lost: ") + e.what());
+      throw Lost(e);
     }
     throw InternalError(query.file + ": the database refuses the query: " + e.what());
   }
@@ -144,64 +162,109 @@ std::vector<Column> Database::Describe(const SqlQuery& query) {
   } catch (const sql::SQLException& e) {
     if (IsConnectionError(e)) {
       Disconnect();
-      throw Unavailable(std::string("database connection lost: ") + e.what());
+      throw Lost(e);
     }
     throw InternalError(query.file + ": cannot describe the result: " + e.what());
   }
 }
 
-void Database::BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params) {
-  for (size_t i = 0; i < query.params.size(); ++i) {
-    auto it = params.find(query.params[i]);
-    if (it == params.end()) throw InternalError(query.file + ": no value for :" + query.params[i]);
-    unsigned pos = static_cast<unsigned>(i + 1);
-    if (const int64_t* n = std::get_if<int64_t>(&it->second)) {
-      ps->setInt64(pos, *n);
-    } else {
-      ps->setString(pos, std::get<std::string>(it->second));
-    }
-  }
+namespace {
+
+const SqlValue& ParamValue(const SqlQuery& query, const SqlParams& params, size_t i) {
+  auto it = params.find(query.params[i]);
+  if (it == params.end()) throw InternalError(query.file + ": no value for :" + query.params[i]);
+  return it->second;
 }
 
+}  // namespace
+
 template <typename Fn>
-auto Database::WithRetry(const SqlQuery& query, const SqlParams& params, Fn fn) {
+auto Database::WithRetry(const SqlQuery& query, Fn fn) {
   for (int attempt = 0;; ++attempt) {
-    bool fresh = !conn_;
-    sql::PreparedStatement* ps = Prepare(query);
+    Session& s = SessionFor(query.charset);
+    bool fresh = !s.conn;
     try {
-      BindParams(ps, query, params);
-      return fn(ps);
+      return fn(s);
     } catch (const sql::SQLException& e) {
       if (!IsConnectionError(e)) throw InternalError(query.file + ": query failed: " + e.what());
       Disconnect();
       // A connection that was already open may have been closed by the
       // server between requests (restart, wait_timeout): try a new one once.
-      if (fresh || attempt > 0) throw Unavailable(std::string("database connection lost: ") + e.what());
+      if (fresh || attempt > 0) throw Lost(e);
+    }
+  }
+}
+
+void Database::BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params) {
+  for (size_t i = 0; i < query.params.size(); ++i) {
+    const SqlValue& v = ParamValue(query, params, i);
+    unsigned pos = static_cast<unsigned>(i + 1);
+    if (const int64_t* n = std::get_if<int64_t>(&v)) {
+      ps->setInt64(pos, *n);
+    } else {
+      ps->setString(pos, std::get<std::string>(v));
     }
   }
 }
 
 Rows Database::Run(const SqlQuery& query, const SqlParams& params) {
-  return WithRetry(query, params, [](sql::PreparedStatement* ps) {
+  const bool cp1251 = (query.charset.empty() ? config_.charset : query.charset) == "cp1251";
+  return WithRetry(query, [&](Session&) {
+    sql::PreparedStatement* ps = Prepare(query);
+    BindParams(ps, query, params);
     std::unique_ptr<sql::ResultSet> rs(ps->executeQuery());
     size_t columns = rs->getMetaData()->getColumnCount();
-    return Rows(std::move(rs), columns);
+    return Rows(std::move(rs), columns, cp1251);
   });
 }
 
 int64_t Database::Update(const SqlQuery& query, const SqlParams& params) {
-  return WithRetry(query, params, [](sql::PreparedStatement* ps) { return static_cast<int64_t>(ps->executeUpdate()); });
+  return WithRetry(query, [&](Session&) {
+    sql::PreparedStatement* ps = Prepare(query);
+    BindParams(ps, query, params);
+    return static_cast<int64_t>(ps->executeUpdate());
+  });
+}
+
+Rows Database::Stream(const SqlQuery& query, const SqlParams& params) {
+  const std::string& charset = query.charset.empty() ? config_.charset : query.charset;
+  return WithRetry(query, [&](Session& s) {
+    auto* conn = dynamic_cast<sql::mysql::MySQL_Connection*>(Connection(s, query.charset));
+    // The statement text with each '?' replaced by its value as a literal.
+    std::string text;
+    text.reserve(query.text.size() + 64 * query.params.size());
+    size_t from = 0;
+    for (size_t i = 0; i < query.params.size(); ++i) {
+      text.append(query.text, from, query.offsets[i] - from);
+      from = query.offsets[i] + 1;
+      const SqlValue& v = ParamValue(query, params, i);
+      if (const int64_t* n = std::get_if<int64_t>(&v)) {
+        text += std::to_string(*n);
+      } else {
+        text += '\'';
+        text += std::string(conn->escapeString(std::get<std::string>(v)));
+        text += '\'';
+      }
+    }
+    text.append(query.text, from, std::string::npos);
+    std::unique_ptr<sql::Statement> st(conn->createStatement());
+    st->setResultSetType(sql::ResultSet::TYPE_FORWARD_ONLY);
+    std::unique_ptr<sql::ResultSet> rs(st->executeQuery(text));
+    size_t columns = rs->getMetaData()->getColumnCount();
+    return Rows(std::move(st), std::move(rs), columns, charset == "cp1251");
+  });
 }
 
 void Database::Execute(const std::string& text) {
-  sql::Connection* c = Connection();
+  Session& s = SessionFor("");
+  sql::Connection* c = Connection(s, "");
   try {
     std::unique_ptr<sql::Statement> st(c->createStatement());
     st->execute(text);
   } catch (const sql::SQLException& e) {
     if (IsConnectionError(e)) {
       Disconnect();
-      throw Unavailable(std::string("database connection lost: ") + e.what());
+      throw Lost(e);
     }
     throw InternalError(std::string("statement failed: ") + e.what());
   }

@@ -21,6 +21,7 @@
 
 namespace sql {
 class Connection;
+class Statement;
 class PreparedStatement;
 class ResultSet;
 }  // namespace sql
@@ -40,11 +41,13 @@ struct Column {
 using SqlValue = std::variant<int64_t, std::string>;
 using SqlParams = std::map<std::string, SqlValue, std::less<>>;
 
-// A fetched result, read row by row. Values are the connection charset's
-// bytes (UTF-8 for utf8mb4/utf8).
+// A result, read row by row. Values are UTF-8 whatever the connection's
+// charset (a cp1251 connection's bytes are converted as they are read).
 class Rows {
  public:
-  explicit Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns);
+  Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251);
+  // A streamed result: the statement stays alive as long as its rows.
+  Rows(std::unique_ptr<sql::Statement> st, std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251);
   // Rows held in memory (unit tests of rendering; nullopt is NULL).
   explicit Rows(std::vector<std::vector<std::optional<std::string>>> rows);
   ~Rows();
@@ -58,13 +61,18 @@ class Rows {
   size_t size() const { return values_.size(); }
 
  private:
+  std::unique_ptr<sql::Statement> st_;  // declared first: destroyed after rs_
   std::unique_ptr<sql::ResultSet> rs_;
+  bool cp1251_ = false;
   std::vector<std::vector<std::optional<std::string>>> held_;
   size_t next_held_ = 0;
   std::vector<std::string> values_;
   std::vector<bool> nulls_;
 };
 
+// Connections are kept per connection charset (a feed may read a cp1251
+// table over a cp1251 connection while another reads utf8 over utf8mb4):
+// each opened on first use, with its own prepared statements.
 class Database {
  public:
   explicit Database(DatabaseConfig config);
@@ -75,11 +83,21 @@ class Database {
   // The columns `query` returns (prepares it; connects if needed).
   std::vector<Column> Describe(const SqlQuery& query);
 
-  // Runs `query` with every parameter it names taken from `params` (a name
-  // it uses but `params` lacks throws kInternal). The whole result is
-  // fetched before this returns (Connector/C++ buffers prepared results).
-  // A broken connection is re-opened and the query retried once.
+  // Runs `query` as a prepared statement with every parameter it names
+  // taken from `params` (a name it uses but `params` lacks throws
+  // kInternal). The whole result is fetched before this returns
+  // (Connector/C++ buffers prepared results). A broken connection is
+  // re-opened and the query retried once.
   Rows Run(const SqlQuery& query, const SqlParams& params);
+
+  // Runs `query` as a plain statement whose result streams: rows arrive
+  // while the caller reads them, so the server's work overlaps the
+  // caller's. The parameters become SQL literals: integers as digits, text
+  // escaped by the connection (mysql_real_escape_string), so callers pass
+  // only typed values they made themselves (numbers, dates they
+  // formatted, config text), never request text. Until the Rows is read to
+  // its end or destroyed, the connection serves nothing else.
+  Rows Stream(const SqlQuery& query, const SqlParams& params);
 
   // Runs an INSERT/UPDATE with named parameters, as Run does; returns the
   // rows affected (the project's own tables: robot visits).
@@ -88,19 +106,23 @@ class Database {
   // Runs a statement with no result and no parameters (tests, set-up).
   void Execute(const std::string& sql);
 
-  // Drops the connection (tests; and after a failure mid-feed).
+  // Drops the connections (tests; and after a failure mid-feed).
   void Disconnect();
 
  private:
-  sql::Connection* Connection();
+  struct Session {
+    std::unique_ptr<sql::Connection> conn;
+    std::map<const SqlQuery*, std::unique_ptr<sql::PreparedStatement>> prepared;
+  };
+  Session& SessionFor(const std::string& charset);
+  sql::Connection* Connection(Session& s, const std::string& charset);
   sql::PreparedStatement* Prepare(const SqlQuery& query);
   static void BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params);
   template <typename Fn>
-  auto WithRetry(const SqlQuery& query, const SqlParams& params, Fn fn);
+  auto WithRetry(const SqlQuery& query, Fn fn);
 
   DatabaseConfig config_;
-  std::unique_ptr<sql::Connection> conn_;
-  std::map<const SqlQuery*, std::unique_ptr<sql::PreparedStatement>> prepared_;
+  std::map<std::string, Session> sessions_;  // by connection charset
 };
 
 }  // namespace feed

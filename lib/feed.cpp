@@ -68,6 +68,7 @@ Feed::Feed(const FeedConfig& config, const Config& site)
     : config_(config),
       template_(Template::Load(config.template_file, config.encoding, FixedValues(config, site))),
       query_(LoadSqlQuery(config.query_file)) {
+  query_.charset = config_.db_charset;
   if (!config_.state_query_file.empty()) state_query_ = LoadSqlQuery(config_.state_query_file);
   if (!config_.secret.empty()) codec_ = std::make_unique<ContinueTokenCodec>(config_.secret);
   auto need = [&](const std::string& name) {
@@ -269,7 +270,8 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
   size_t limit = chunk_limit();
   BindKeyset(key, &sp);
   sp["limit"] = static_cast<int64_t>(limit);
-  Rows rows = db.Run(query_, sp);
+  auto read = [&] { return config_.stream ? db.Stream(query_, sp) : db.Run(query_, sp); };
+  Rows rows = read();
 
   resp.Start(head, gzip);
   if (req.method == "HEAD") {
@@ -321,7 +323,7 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
     limit = chunk_limit();  // 1 when the page is full: is there another row?
     BindKeyset(key, &sp);
     sp["limit"] = static_cast<int64_t>(limit);
-    rows = db.Run(query_, sp);
+    rows = read();
   }
 
   doc.more = more;

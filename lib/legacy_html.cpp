@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <iterator>
 #include <optional>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "xml_text.h"
 
@@ -194,28 +199,61 @@ bool IsLineBreakTag(std::string_view name, bool closing) {
   return !closing && IsOneOf(name, {"li", "tr"});
 }
 
+// Room the writer keeps past its write position: a 16-byte block store, or a
+// separator and a four-byte character, always fits.
+constexpr size_t kSlack = 32;
+
+constexpr bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
+
+#if defined(__SSE2__)
+inline unsigned Mask(__m128i bytes) { return static_cast<unsigned>(_mm_movemask_epi8(bytes)); }
+inline __m128i Splat(unsigned char c) { return _mm_set1_epi8(static_cast<char>(c)); }
+#endif
+
 // Builds the plain text, collapsing whitespace as it goes: a space or line
 // break is only written once the next visible character arrives, so runs
-// collapse and the ends come out trimmed with no second pass.
+// collapse and the ends come out trimmed with no second pass. Written through
+// a pointer into a buffer sized up front (the text never comes out longer
+// than the HTML, but the writer does not rely on it).
 class PlainTextWriter {
  public:
-  explicit PlainTextWriter(size_t capacity) { out_.reserve(capacity); }
+  explicit PlainTextWriter(size_t capacity) {
+    out_.resize(capacity + kSlack);
+    begin_ = p_ = out_.data();
+    end_ = begin_ + out_.size();
+  }
+  PlainTextWriter(const PlainTextWriter&) = delete;
+  PlainTextWriter& operator=(const PlainTextWriter&) = delete;
 
-  void Visible(char32_t cp) {
-    if (!out_.empty()) {
+  // True when the next visible character goes out with nothing before it,
+  // and a space before a visible character goes out as it is.
+  bool Clean() const { return gap_ == Gap::kNone && !guard_lt_ && p_ != begin_; }
+
+  // A visible character given as its UTF-8 bytes (1-4).
+  void Visible(const char* bytes, size_t len, bool tag_start) {
+    Room();
+    if (p_ != begin_) {
       if (gap_ == Gap::kLine) {
-        out_.push_back('\n');
+        *p_++ = '\n';
       } else if (gap_ == Gap::kSpace) {
-        out_.push_back(' ');
-      } else if (guard_lt_ && IsTagStart(cp)) {
+        *p_++ = ' ';
+      } else if (guard_lt_ && tag_start) {
         // "<<b>script>" or "<\x01script>": removing the inner markup must
         // not assemble a tag out of the pieces around it.
-        out_.push_back(' ');
+        *p_++ = ' ';
       }
     }
     gap_ = Gap::kNone;
     guard_lt_ = false;
-    AppendUtf8(out_, cp);
+    for (size_t k = 0; k < len; ++k) *p_++ = bytes[k];
+  }
+
+  void VisibleAscii(char c) { Visible(&c, 1, IsTagStart(static_cast<unsigned char>(c))); }
+
+  void Visible(char32_t cp) {
+    std::string utf8;
+    AppendUtf8(utf8, cp);
+    Visible(utf8.data(), utf8.size(), IsTagStart(cp));
   }
 
   void Space() {
@@ -225,12 +263,12 @@ class PlainTextWriter {
 
   // Something between two pieces of text was taken out.
   void Removed() {
-    if (gap_ == Gap::kNone && !out_.empty() && out_.back() == '<') guard_lt_ = true;
+    if (gap_ == Gap::kNone && p_ != begin_ && p_[-1] == '<') guard_lt_ = true;
   }
 
-  // A character from the input, literal or decoded from a reference.
-  void Character(char32_t cp, bool from_reference) {
-    if (cp == ' ' || cp == '\t' || (cp == 0xA0 && from_reference)) {
+  // A character decoded from a reference (where U+00A0, &nbsp;, is a space).
+  void Character(char32_t cp) {
+    if (cp == ' ' || cp == '\t' || cp == 0xA0) {
       Space();
     } else if (cp == '\n' || cp == '\r') {
       LineBreak();
@@ -241,11 +279,103 @@ class PlainTextWriter {
     }
   }
 
-  std::string Take() { return std::move(out_); }
+#if defined(__SSE2__)
+  // The fast path (REQUIRES: Clean()): from s[i], a character boundary,
+  // copies every character that goes out exactly as it came in (printable
+  // ASCII other than '<' and '&', two-byte sequences from U+00C0 up, and
+  // single spaces with a visible character after them), 16 bytes at a time
+  // at a fixed stride, and returns where the first other one starts.
+  size_t CopyPlain(const unsigned char* s, size_t i, size_t n) {
+    const size_t start = i;
+    char* p = p_;  // a local: stores through it cannot change it
+    unsigned lead_carry = 0;   // the byte before the block is a lead byte
+    unsigned space_carry = 0;  // ... is a space
+    for (;;) {
+      if (static_cast<size_t>(end_ - p) < 16) {
+        p_ = p;
+        Grow();
+        p = p_;
+      }
+      __m128i x;
+      if (n - i >= 16) {
+        x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+      } else {
+        // The tail, padded with NUL, a control, which ends the copy.
+        alignas(16) unsigned char tail[16] = {};
+        std::memcpy(tail, s + i, n - i);
+        x = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
+      }
+      const unsigned high = Mask(x);
+      // Signed compares: 0x80-0xFF are negative. Every C0 control (TAB, LF
+      // and CR included) takes the slow path, and so do DEL, '<' and '&'.
+      const unsigned special =
+          (Mask(_mm_cmplt_epi8(x, Splat(0x20))) & ~high) |
+          Mask(_mm_or_si128(
+              _mm_or_si128(_mm_cmpeq_epi8(x, Splat('<')), _mm_cmpeq_epi8(x, Splat('&'))),
+              _mm_cmpeq_epi8(x, Splat(0x7F))));
+      const unsigned space = Mask(_mm_cmpeq_epi8(x, Splat(' ')));
+      // Leads C3-DF (C2 starts the C1 controls, left to the slow path),
+      // continuations 80-BF.
+      const unsigned lead =
+          Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC2)), _mm_cmplt_epi8(x, Splat(0xE0))));
+      const unsigned cont = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
+      // A continuation must follow a lead and a lead be followed by one (a
+      // mismatch is flagged at the position after the lead); a second space
+      // in a row is a run to collapse.
+      const unsigned bad = special | (high & ~lead & ~cont) |
+                           (cont ^ (((lead << 1) | lead_carry) & 0xFFFF)) |
+                           (space & (((space << 1) | space_carry) & 0xFFFF));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
+      if (bad == 0) {
+        lead_carry = lead >> 15;
+        space_carry = space >> 15;
+        p += 16;
+        i += 16;
+        continue;
+      }
+      const unsigned k = static_cast<unsigned>(__builtin_ctz(bad));
+      p += k;
+      i += k;
+      // Neither a lead byte without its continuation nor a space whose
+      // next character is not known to be visible may end the copy. In
+      // what was copied a byte from C3 to DF can only be a lead.
+      if (i > start && s[i - 1] >= 0xC3 && s[i - 1] <= 0xDF) {
+        --i;
+        --p;
+      }
+      if (i > start && s[i - 1] == ' ') {
+        --i;
+        --p;
+      }
+      p_ = p;
+      return i;
+    }
+  }
+#endif
+
+  std::string Take() {
+    out_.resize(static_cast<size_t>(p_ - begin_));
+    return std::move(out_);
+  }
 
  private:
   enum class Gap { kNone, kSpace, kLine };
+
+  void Room() {
+    if (static_cast<size_t>(end_ - p_) < kSlack) Grow();
+  }
+  void Grow() {
+    const size_t written = static_cast<size_t>(p_ - begin_);
+    out_.resize(out_.size() * 2 + kSlack);
+    begin_ = out_.data();
+    p_ = begin_ + written;
+    end_ = begin_ + out_.size();
+  }
+
   std::string out_;
+  char* begin_;
+  char* p_;
+  char* end_;
   Gap gap_ = Gap::kNone;
   bool guard_lt_ = false;
 };
@@ -271,7 +401,7 @@ size_t SkipElementContent(std::string_view s, size_t from, std::string_view name
 size_t Markup(std::string_view s, size_t i, PlainTextWriter& w) {
   const size_t n = s.size();
   if (i + 1 == n || !IsTagStart(static_cast<unsigned char>(s[i + 1]))) {
-    w.Visible('<');
+    w.VisibleAscii('<');
     return i + 1;
   }
   if (s.substr(i, 4) == "<!--") {
@@ -305,31 +435,78 @@ size_t Markup(std::string_view s, size_t i, PlainTextWriter& w) {
 }  // namespace
 
 std::string LegacyHtmlToText(std::string_view html) {
-  PlainTextWriter w(html.size());
+  const char* const s = html.data();
+  const auto* const u = reinterpret_cast<const unsigned char*>(s);
   const size_t n = html.size();
+  PlainTextWriter w(n);
   size_t i = 0;
+#if defined(__SSE2__)
+  size_t vector_from = 0;  // no 16-byte copy before this (backs off on text it cannot help)
+  int misses = 0;
+#endif
   while (i < n) {
-    char c = html[i];
-    if (c == '<') {
-      i = Markup(html, i, w);
-    } else if (c == '&') {
-      Reference ref = ParseReference(html.substr(i));
-      if (ref.length == 0) {
-        w.Visible('&');
-        ++i;
-      } else {
-        w.Character(ref.cp, true);
-        i += ref.length;
+#if defined(__SSE2__)
+    // The common case: words and single spaces that go out as they are.
+    if (i >= vector_from && w.Clean()) {
+      const size_t j = w.CopyPlain(u, i, n);
+      if (j > i) {
+        misses = 0;
+      } else if (++misses == 2) {
+        misses = 0;
+        vector_from = i + 16;
       }
+      i = j;
+      if (i >= n) break;
+    }
+#endif
+    const unsigned char c = u[i];
+    if (c < 0x80) {
+      switch (c) {
+        case '<': i = Markup(html, i, w); continue;
+        case '&': {
+          Reference ref = ParseReference(html.substr(i));
+          if (ref.length == 0) {
+            w.VisibleAscii('&');
+            ++i;
+          } else {
+            w.Character(ref.cp);
+            i += ref.length;
+          }
+          continue;
+        }
+        case ' ':
+        case '\t': w.Space(); break;
+        case '\n':
+        case '\r': w.LineBreak(); break;
+        default:
+          if (c < 0x20 || c == 0x7F) {
+            w.Removed();
+          } else {
+            w.VisibleAscii(static_cast<char>(c));
+          }
+          break;
+      }
+      ++i;
+    } else if (c >= 0xC2 && c <= 0xDF && i + 1 < n && IsContinuation(u[i + 1])) {
+      // Two-byte sequences are copied as they came, save the C1 controls
+      // (C2 80 - C2 9F); a literal no-break space is a character.
+      if (c == 0xC2 && u[i + 1] < 0xA0) {
+        w.Removed();
+      } else {
+        w.Visible(s + i, 2, false);
+      }
+      i += 2;
     } else {
       size_t len;
       std::optional<char32_t> cp = DecodeUtf8(html.substr(i), &len);
-      i += len;
-      if (cp) {
-        w.Character(*cp, false);
+      // What is left: three- and four-byte sequences (never whitespace or
+      // C1 controls) and invalid bytes.
+      if (cp && IsXmlChar(*cp)) {
+        w.Visible(s + i, len, false);
       } else {
         w.Removed();
       }
+      i += len;
     }
   }
   return w.Take();

@@ -98,6 +98,7 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
       size_t j = i + 1;
       while (j < n && IsNameChar(sql[j])) ++j;
       q.params.emplace_back(sql.substr(i + 1, j - i - 1));
+      q.offsets.push_back(q.text.size());
       q.text += '?';
       i = j;
       continue;

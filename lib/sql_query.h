@@ -16,6 +16,8 @@ struct SqlQuery {
   std::string file;                 // for messages
   std::string text;                 // with '?' placeholders
   std::vector<std::string> params;  // the name of each '?', in order
+  std::vector<size_t> offsets;      // where each '?' stands in `text`
+  std::string charset;              // connection charset to run it under; "" = the database's
 
   bool Uses(std::string_view name) const;
 };

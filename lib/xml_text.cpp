@@ -1,7 +1,19 @@
 #include "xml_text.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#if defined(__GNUC__)
+// The windows-1251 fast path packs bytes with SSSE3's PSHUFB, in a function
+// compiled for it and chosen at run time, so the build needs no -m flag.
+#include <tmmintrin.h>
+#define FEED_XML_TEXT_SSSE3 1
+#endif
+#endif
 
 namespace feed {
 
@@ -51,6 +63,19 @@ constexpr Cp1251Window<0x00A0, 0x20> kLatin1Signs;
 constexpr Cp1251Window<0x0400, 0x92> kCyrillic;
 constexpr Cp1251Window<0x2010, 0x120> kPunctuation;
 
+// The windows-1251 byte of `cp`, or 0 when the code page has none (byte 0 is
+// U+0000, which no caller asks for: it is an XML-illegal control).
+constexpr unsigned char Cp1251Byte(char32_t cp) {
+  if (cp < 0x80) return static_cast<unsigned char>(cp);
+  std::optional<unsigned char> b;
+  if (cp < 0x2010) {
+    b = cp >= 0x0400 ? kCyrillic.Find(cp) : kLatin1Signs.Find(cp);
+  } else {
+    b = kPunctuation.Find(cp);
+  }
+  return b ? *b : 0;
+}
+
 // Which ASCII bytes a context copies through untouched. Everything else in
 // 0x00-0x7F is either escaped or an XML-illegal control to drop. kRaw is
 // AppendEncoded / CleanUtf8: no escaping at all.
@@ -75,25 +100,183 @@ constexpr std::array<std::array<bool, 128>, kModeCount> kPlainAscii = [] {
   return t;
 }();
 
-void AppendReference(std::string& out, char32_t cp) {
-  char buf[16] = {'&', '#'};
-  auto end = std::to_chars(buf + 2, buf + sizeof buf - 1, static_cast<uint32_t>(cp)).ptr;
-  *end++ = ';';
-  out.append(buf, end);
-}
+// The windows-1251 fast path's table, indexed by a code point below U+0800
+// (what one- and two-byte UTF-8 sequences hold): the byte to write, or 0 when
+// the slow path must look at the character (an ASCII byte the context
+// escapes or drops, a character the code page lacks). Every code point from
+// U+0080 to U+07FF is legal XML, so only encodability matters there.
+constexpr std::array<std::array<unsigned char, 0x800>, kModeCount> kCp1251Short = [] {
+  std::array<std::array<unsigned char, 0x800>, kModeCount> t{};
+  for (int m = 0; m < kModeCount; ++m) {
+    for (char32_t cp = 0; cp < 0x800; ++cp) {
+      t[m][cp] = cp < 0x80 ? (kPlainAscii[m][cp] ? static_cast<unsigned char>(cp) : 0)
+                           : Cp1251Byte(cp);
+    }
+  }
+  return t;
+}();
+
+constexpr char32_t kInvalid = 0xFFFFFFFF;
 
 constexpr bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
 
-void AppendXmlMode(std::string& out, std::string_view utf8, Mode mode, Charset cs) {
-  const auto& plain = kPlainAscii[static_cast<int>(mode)];
+// DecodeUtf8's body: the code point of the sequence at p (n >= 1 bytes
+// available) and its length, or kInvalid and length 1.
+inline char32_t Decode(const unsigned char* p, size_t n, size_t* len) {
+  *len = 1;
+  const unsigned char b0 = p[0];
+  if (b0 < 0x80) return b0;
+  // The second byte's range depends on the first: that is what rules out
+  // overlong forms (E0 80-9F, F0 80-8F), surrogates (ED A0-BF) and code
+  // points past U+10FFFF (F4 90-BF), per RFC 3629's table.
+  unsigned char lo = 0x80, hi = 0xBF;
+  size_t need;
+  char32_t cp;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    need = 2;
+    cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    need = 3;
+    cp = b0 & 0x0F;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    need = 4;
+    cp = b0 & 0x07;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return kInvalid;  // continuation byte, C0/C1 overlong lead, F5-FF
+  }
+  if (n < need || p[1] < lo || p[1] > hi) return kInvalid;
+  cp = (cp << 6) | (p[1] & 0x3F);
+  for (size_t k = 2; k < need; ++k) {
+    if (!IsContinuation(p[k])) return kInvalid;
+    cp = (cp << 6) | (p[k] & 0x3F);
+  }
+  *len = need;
+  return cp;
+}
+
+constexpr bool IsXmlCharInline(char32_t cp) {
+  if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
+  if (cp <= 0xD7FF) return true;
+  if (cp < 0xE000) return false;
+  if (cp <= 0xFFFD) return true;
+  return cp >= 0x10000 && cp <= 0x10FFFF;
+}
+
+// "&#N;" into `p`, which has room for the longest, "&#1114111;"; returns the
+// end.
+inline char* WriteReference(char* p, char32_t cp) {
+  *p++ = '&';
+  *p++ = '#';
+  p = std::to_chars(p, p + 10, static_cast<uint32_t>(cp)).ptr;
+  *p++ = ';';
+  return p;
+}
+
+#if defined(__SSE2__)
+// The 16 bytes at s[i..n), padded with NUL past n when fewer remain (NUL is
+// a control every fast path stops at).
+inline __m128i LoadBlock(const unsigned char* s, size_t i, size_t n) {
+  if (n - i >= 16) return _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+  alignas(16) unsigned char tail[16] = {};
+  std::memcpy(tail, s + i, n - i);
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
+}
+
+inline unsigned Mask(__m128i bytes) { return static_cast<unsigned>(_mm_movemask_epi8(bytes)); }
+
+inline __m128i Splat(unsigned char c) { return _mm_set1_epi8(static_cast<char>(c)); }
+
+// The ASCII bytes of the 16 in `x` that context kMode does not copy as they
+// are: escapes, and C0 controls to drop. `high` is x's sign-bit mask.
+template <Mode kMode>
+inline unsigned AsciiToHandle(__m128i x, unsigned high) {
+  // Signed compare: 0x80-0xFF are negative, hence the mask with ~high.
+  unsigned control = Mask(_mm_cmplt_epi8(x, Splat(0x20))) & ~high;
+  if constexpr (kMode != Mode::kAttribute) {
+    // TAB, LF and CR are plain everywhere but in attributes.
+    control &= ~Mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, Splat('\t')),
+                                               _mm_cmpeq_epi8(x, Splat('\n'))),
+                                  _mm_cmpeq_epi8(x, Splat('\r'))));
+  }
+  __m128i special = _mm_setzero_si128();
+  if constexpr (kMode == Mode::kText || kMode == Mode::kAttribute) {
+    special = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, Splat('&')), _mm_cmpeq_epi8(x, Splat('<'))),
+        _mm_cmpeq_epi8(x, Splat('>')));
+  }
+  if constexpr (kMode == Mode::kAttribute) {
+    special = _mm_or_si128(special, _mm_cmpeq_epi8(x, Splat('"')));
+  }
+  if constexpr (kMode == Mode::kCData) special = _mm_cmpeq_epi8(x, Splat('>'));
+  return control | Mask(special);
+}
+
+// The fast path of UTF-8 output: from s[i], a character boundary, past every
+// character that goes out unchanged (ASCII the context leaves alone, and
+// two-byte sequences, all of which are legal XML), 16 bytes at a time at a
+// fixed stride (a lead byte at the end of a block is carried over to the
+// next). Returns where the first other character starts: a longer sequence,
+// invalid bytes, something to escape or drop, or the end.
+template <Mode kMode>
+inline size_t SkipPlainUtf8(const unsigned char* s, size_t i, size_t n) {
+  unsigned carry = 0;  // the byte before s[i] is a lead byte
+  for (;;) {
+    const __m128i x = LoadBlock(s, i, n);
+    const unsigned high = Mask(x);
+    // Leads C2-DF, continuations 80-BF (signed compares).
+    const unsigned lead =
+        Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC1)), _mm_cmplt_epi8(x, Splat(0xE0))));
+    const unsigned cont = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
+    // A continuation must follow a lead and a lead be followed by one; the
+    // bit of a mismatch is set at the position after the lead.
+    const unsigned bad = AsciiToHandle<kMode>(x, high) | (high & ~lead & ~cont) |
+                         (cont ^ (((lead << 1) | carry) & 0xFFFF));
+    if (bad == 0) {
+      carry = lead >> 15;
+      i += 16;
+      continue;
+    }
+    // A lead byte right before the first problem is part of it.
+    const unsigned k = static_cast<unsigned>(__builtin_ctz(bad));
+    const unsigned lead_before = k > 0 ? (lead >> (k - 1)) & 1 : carry;
+    return i + k - lead_before;
+  }
+}
+#endif
+
+template <Mode kMode>
+void AppendAsUtf8(std::string& out, std::string_view utf8) {
+  const auto& plain = kPlainAscii[static_cast<int>(kMode)];
   const char* const s = utf8.data();
+  const auto* const u = reinterpret_cast<const unsigned char*>(s);
   const size_t n = utf8.size();
   size_t run = 0;  // start of the bytes not yet copied to `out`
   size_t i = 0;
+#if defined(__SSE2__)
+  size_t vector_from = 0;  // no 16-byte scan before this (backs off on text it cannot help)
+  int misses = 0;
+#endif
   while (i < n) {
-    // The common case: long stretches of ASCII that go out as they came in.
-    // In UTF-8 output valid multi-byte characters extend the same run.
-    unsigned char c = static_cast<unsigned char>(s[i]);
+    // The common case: long stretches of characters that go out as they
+    // came in, only looked at, and copied in one piece when the run ends.
+#if defined(__SSE2__)
+    if (i >= vector_from) {
+      const size_t j = SkipPlainUtf8<kMode>(u, i, n);
+      if (j > i) {
+        misses = 0;
+      } else if (++misses == 2) {
+        misses = 0;
+        vector_from = i + 16;
+      }
+      i = j;
+      if (i >= n) break;
+    }
+#endif
+    const unsigned char c = u[i];
     if (c < 0x80) {
       if (plain[c]) {
         ++i;
@@ -108,7 +291,7 @@ void AppendXmlMode(std::string& out, std::string_view utf8, Mode mode, Charset c
         case '\n': out.append("&#10;"); break;
         case '\r': out.append("&#13;"); break;
         case '>':
-          if (mode != Mode::kCData) {
+          if (kMode != Mode::kCData) {
             out.append("&gt;");
           } else {
             size_t m = out.size();
@@ -121,36 +304,279 @@ void AppendXmlMode(std::string& out, std::string_view utf8, Mode mode, Charset c
       run = ++i;
       continue;
     }
-    size_t len;
-    std::optional<char32_t> cp;
-    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && IsContinuation(s[i + 1])) {
-      // Two-byte sequences (all of Cyrillic) are the bulk of a Russian
-      // feed, and every one of them is a legal XML character.
-      cp = ((char32_t{c} & 0x1F) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
-      len = 2;
-    } else {
-      cp = DecodeUtf8(std::string_view(s + i, n - i), &len);
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && IsContinuation(u[i + 1])) {
+      // Two-byte sequences (all of Cyrillic) are every one a legal XML
+      // character.
+      i += 2;
+      continue;
     }
-    bool legal = cp && IsXmlChar(*cp);
-    if (legal && cs == Charset::kUtf8) {
+    size_t len;
+    const char32_t cp = Decode(u + i, n - i, &len);
+    if (cp != kInvalid && IsXmlCharInline(cp)) {
       i += len;
       continue;
     }
     out.append(s + run, i - run);
     i += len;
     run = i;
-    if (!legal) continue;
-    if (std::optional<unsigned char> b = ToCp1251(*cp)) {
-      out.push_back(static_cast<char>(*b));
-    } else if (mode == Mode::kCData) {
-      out.append("]]>");
-      AppendReference(out, *cp);
-      out.append("<![CDATA[");
-    } else {
-      AppendReference(out, *cp);
-    }
   }
   out.append(s + run, n - run);
+}
+
+// windows-1251 output is written through a pointer `p` into `out`, grown in
+// advance. A character that goes out as one byte never takes more room than
+// it had in UTF-8, and the slow path restores kSlack bytes of room beyond
+// what the rest of the input can need before it writes an escape (at most
+// kLongestEscape bytes, "]]>&#1114111;<![CDATA["), so that
+// end - p >= (n - i) + kSlack - kLongestEscape holds everywhere else: room
+// for the 16 bytes a fast-path block stores.
+constexpr size_t kLongestEscape = 22;
+constexpr size_t kSlack = kLongestEscape + 16 + 10;
+
+struct Cp1251Out {
+  std::string& out;
+  char* p;
+  char* end;
+};
+
+// One character at s[i] (i < n) into windows-1251; returns where the next
+// one starts.
+template <Mode kMode>
+inline size_t Cp1251Step(const unsigned char* s, size_t n, size_t i, Cp1251Out& o) {
+  const auto& table = kCp1251Short[static_cast<int>(kMode)];
+  const unsigned char c = s[i];
+  if (c >= 0xC2 && c <= 0xDF && i + 1 < n && IsContinuation(s[i + 1])) {
+    if (unsigned char b = table[((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)]) {
+      *o.p++ = static_cast<char>(b);
+      return i + 2;
+    }
+  } else if (c < 0x80 && table[c] != 0) {
+    *o.p++ = static_cast<char>(c);
+    return i + 1;
+  }
+  // An escape, something to drop, a longer sequence, or a character the
+  // code page lacks.
+  if (static_cast<size_t>(o.end - o.p) < n - i + kSlack) {
+    const size_t written = static_cast<size_t>(o.p - o.out.data());
+    o.out.resize(std::max(o.out.size() * 2, written + n - i + kSlack));
+    o.p = o.out.data() + written;
+    o.end = o.out.data() + o.out.size();
+  }
+  char* p = o.p;
+  if (c < 0x80) {
+    const char* esc = "";
+    switch (c) {
+      case '&': esc = "&amp;"; break;
+      case '<': esc = "&lt;"; break;
+      case '"': esc = "&quot;"; break;
+      case '\t': esc = "&#9;"; break;
+      case '\n': esc = "&#10;"; break;
+      case '\r': esc = "&#13;"; break;
+      case '>':
+        if (kMode != Mode::kCData) {
+          esc = "&gt;";
+        } else {
+          if (p - o.out.data() >= 2 && p[-1] == ']' && p[-2] == ']') {
+            std::memcpy(p, "]]><![CDATA[", 12);
+            p += 12;
+          }
+          esc = ">";
+        }
+        break;
+      default: break;  // C0 control other than TAB, LF, CR: illegal in XML
+    }
+    const size_t len = std::strlen(esc);
+    std::memcpy(p, esc, len);
+    o.p = p + len;
+    return i + 1;
+  }
+  size_t len;
+  const char32_t cp = Decode(s + i, n - i, &len);
+  if (cp == kInvalid || !IsXmlCharInline(cp)) return i + len;
+  if (unsigned char b = Cp1251Byte(cp)) {
+    *p++ = static_cast<char>(b);
+  } else if (kMode == Mode::kCData) {
+    std::memcpy(p, "]]>", 3);
+    p = WriteReference(p + 3, cp);
+    std::memcpy(p, "<![CDATA[", 9);
+    p += 9;
+  } else {
+    p = WriteReference(p, cp);
+  }
+  o.p = p;
+  return i + len;
+}
+
+#if defined(FEED_XML_TEXT_SSSE3)
+// For each 8-bit mask, the positions of its set bits in order, then 0x80
+// (which makes PSHUFB write a zero); and how many there are.
+constexpr std::array<std::array<unsigned char, 8>, 256> kCompact = [] {
+  std::array<std::array<unsigned char, 8>, 256> t{};
+  for (int m = 0; m < 256; ++m) {
+    int k = 0;
+    for (int b = 0; b < 8; ++b) {
+      if (m & (1 << b)) t[m][k++] = static_cast<unsigned char>(b);
+    }
+    while (k < 8) t[m][k++] = 0x80;
+  }
+  return t;
+}();
+
+constexpr std::array<unsigned char, 256> kBitCount = [] {
+  std::array<unsigned char, 256> t{};
+  for (int m = 0; m < 256; ++m) {
+    for (int b = 0; b < 8; ++b) t[m] += (m >> b) & 1;
+  }
+  return t;
+}();
+
+// The windows-1251 fast path, for the bulk of a Russian text: ASCII the
+// context leaves alone and the Cyrillic alphabet (U+0410-U+044F, U+0401 Ё,
+// U+0451 ё; D0 and D1 lead bytes), 16 input bytes at a time at a fixed
+// stride, converted in one go and packed with PSHUFB. From s[i], a character
+// boundary, converts every such character into o.p and returns where the
+// first other character starts (or n). REQUIRES: the room invariant above.
+template <Mode kMode>
+__attribute__((target("ssse3"))) size_t ConvertCyrillic(const unsigned char* s, size_t i,
+                                                         size_t n, char*& out) {
+  char* p = out;
+  unsigned carry = 0;                  // the byte before the block is a lead
+  __m128i last = _mm_setzero_si128();  // the previous block
+  const __m128i d0 = Splat(0xD0);
+  const __m128i d1 = Splat(0xD1);
+  for (;;) {
+    const __m128i x = LoadBlock(s, i, n);
+    const unsigned high = Mask(x);
+    const unsigned lead = Mask(_mm_cmpeq_epi8(_mm_and_si128(x, Splat(0xFE)), d0));  // D0, D1
+    const unsigned cont = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
+    // Byte j of `prev` is the input byte before byte j of the block.
+    const __m128i prev = _mm_alignr_epi8(x, last, 15);
+    const __m128i after_d0 = _mm_cmpeq_epi8(prev, d0);
+    const __m128i after_d1 = _mm_cmpeq_epi8(prev, d1);
+    const __m128i yo_upper = _mm_and_si128(after_d0, _mm_cmpeq_epi8(x, Splat(0x81)));
+    const __m128i yo_lower = _mm_and_si128(after_d1, _mm_cmpeq_epi8(x, Splat(0x91)));
+    const __m128i yo = _mm_or_si128(yo_upper, yo_lower);
+    // D0 90-BF (U+0410-U+043F) are C0-EF: +0x30; D1 80-8F (U+0440-U+044F)
+    // are F0-FF: +0x70. The other continuations after D0 and D1 come out
+    // below C0 (D1 90-BF wrap around to 00-2F), so a letter is a sum of C0
+    // or more; Ё and ё, A8 and B8, are the exceptions. ASCII stays as it is.
+    __m128i v = _mm_add_epi8(x, _mm_or_si128(_mm_and_si128(after_d0, Splat(0x30)),
+                                             _mm_and_si128(after_d1, Splat(0x70))));
+    const unsigned alphabet =
+        Mask(_mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(v, Splat(0xC0)), Splat(0xC0)), yo));
+    v = _mm_or_si128(_mm_andnot_si128(yo, v),
+                     _mm_or_si128(_mm_and_si128(yo_upper, Splat(0xA8)),
+                                  _mm_and_si128(yo_lower, Splat(0xB8))));
+    // Every continuation must complete a letter after its lead (a
+    // continuation after anything else comes out of the sum unchanged, below
+    // C0), every lead be followed by a continuation (a mismatch is flagged at
+    // the position after the lead), and no other non-ASCII byte appear.
+    const unsigned bad = AsciiToHandle<kMode>(x, high) | (high & ~lead & ~cont) |
+                         (cont & ~alphabet) | (cont ^ (((lead << 1) | carry) & 0xFFFF));
+    const unsigned k = bad == 0 ? 16 : static_cast<unsigned>(__builtin_ctz(bad));
+    // One byte per character (leads dropped), up to the first problem.
+    const unsigned keep = ~lead & ((1u << k) - 1);
+    const unsigned lo = keep & 0xFF;
+    const unsigned hi = keep >> 8;
+    const __m128i index = _mm_unpacklo_epi64(
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompact[lo].data())),
+        _mm_add_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompact[hi].data())),
+                     Splat(8)));
+    const __m128i packed = _mm_shuffle_epi8(v, index);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), packed);
+    p += kBitCount[lo];
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_unpackhi_epi64(packed, packed));
+    p += kBitCount[hi];
+    if (bad == 0) {
+      carry = lead >> 15;
+      last = x;
+      i += 16;
+      continue;
+    }
+    // A lead byte right before the first problem is part of it (and was
+    // not written).
+    const unsigned lead_before = k > 0 ? (lead >> (k - 1)) & 1 : carry;
+    out = p;
+    return i + k - lead_before;
+  }
+}
+
+bool HaveSsse3() {
+  static const bool have = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("ssse3") != 0;
+  }();
+  return have;
+}
+#endif
+
+template <Mode kMode>
+void AppendAsCp1251(std::string& out, std::string_view utf8) {
+  const auto* const s = reinterpret_cast<const unsigned char*>(utf8.data());
+  const size_t n = utf8.size();
+  const size_t used = out.size();
+  out.resize(used + n + kSlack);
+  Cp1251Out o{out, out.data() + used, out.data() + out.size()};
+  size_t i = 0;
+#if defined(FEED_XML_TEXT_SSSE3)
+  if (HaveSsse3()) {
+    size_t vector_from = 0;  // no 16-byte step before this (backs off on text it cannot help)
+    int misses = 0;
+    while (i < n) {
+      if (i >= vector_from) {
+        const size_t j = ConvertCyrillic<kMode>(s, i, n, o.p);
+        if (j > i) {
+          misses = 0;
+        } else if (++misses == 2) {
+          misses = 0;
+          vector_from = i + 16;
+        }
+        i = j;
+        if (i >= n) break;
+      }
+      i = Cp1251Step<kMode>(s, n, i, o);
+    }
+    out.resize(static_cast<size_t>(o.p - out.data()));
+    return;
+  }
+#endif
+  const auto& table = kCp1251Short[static_cast<int>(kMode)];
+  char* p = o.p;
+  for (;;) {
+    // The common case: ASCII and two-byte characters the code page holds,
+    // one table look-up each and no unpredictable branch between the two.
+    while (i + 1 < n) {
+      const unsigned c0 = s[i];
+      const unsigned c1 = s[i + 1];
+      const unsigned two = static_cast<unsigned>(c0 - 0xC2u < 0x1Eu) &
+                           static_cast<unsigned>((c1 & 0xC0u) == 0x80u);
+      // Selected with masks rather than a conditional, which compilers turn
+      // into a branch that mispredicts at every ASCII/Cyrillic boundary.
+      // A non-ASCII byte that does not start a two-byte sequence reads
+      // entry 0, which sends it to the slow path.
+      const unsigned both = 0u - two;
+      const unsigned ascii = c0 & ((c0 >> 7) - 1u);
+      const unsigned index = ((((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu)) & both) | (ascii & ~both);
+      const unsigned char b = table[index];
+      if (b == 0) break;
+      *p++ = static_cast<char>(b);
+      i += 1 + two;
+    }
+    if (i >= n) break;
+    o.p = p;
+    i = Cp1251Step<kMode>(s, n, i, o);
+    p = o.p;
+  }
+  out.resize(static_cast<size_t>(p - out.data()));
+}
+
+template <Mode kMode>
+void AppendXmlMode(std::string& out, std::string_view utf8, Charset cs) {
+  if (cs == Charset::kUtf8) {
+    AppendAsUtf8<kMode>(out, utf8);
+  } else {
+    AppendAsCp1251<kMode>(out, utf8);
+  }
 }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -186,54 +612,21 @@ const char* CharsetName(Charset cs) {
 }
 
 void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, Charset cs) {
-  Mode mode = Mode::kText;
   switch (ctx) {
-    case XmlContext::kText: mode = Mode::kText; break;
-    case XmlContext::kAttribute: mode = Mode::kAttribute; break;
-    case XmlContext::kCData: mode = Mode::kCData; break;
+    case XmlContext::kText: AppendXmlMode<Mode::kText>(out, utf8, cs); return;
+    case XmlContext::kAttribute: AppendXmlMode<Mode::kAttribute>(out, utf8, cs); return;
+    case XmlContext::kCData: AppendXmlMode<Mode::kCData>(out, utf8, cs); return;
   }
-  AppendXmlMode(out, utf8, mode, cs);
+  AppendXmlMode<Mode::kText>(out, utf8, cs);
 }
 
 void AppendEncoded(std::string& out, std::string_view utf8, Charset cs) {
-  AppendXmlMode(out, utf8, Mode::kRaw, cs);
+  AppendXmlMode<Mode::kRaw>(out, utf8, cs);
 }
 
 std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len) {
-  *len = 1;
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const size_t n = s.size();
-  unsigned char b0 = p[0];
-  if (b0 < 0x80) return b0;
-  // The second byte's range depends on the first: that is what rules out
-  // overlong forms (E0 80-9F, F0 80-8F), surrogates (ED A0-BF) and code
-  // points past U+10FFFF (F4 90-BF), per RFC 3629's table.
-  unsigned char lo = 0x80, hi = 0xBF;
-  size_t need;
-  char32_t cp;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    need = 2;
-    cp = b0 & 0x1F;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    need = 3;
-    cp = b0 & 0x0F;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    need = 4;
-    cp = b0 & 0x07;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  } else {
-    return std::nullopt;  // continuation byte, C0/C1 overlong lead, F5-FF
-  }
-  if (n < need || p[1] < lo || p[1] > hi) return std::nullopt;
-  cp = (cp << 6) | (p[1] & 0x3F);
-  for (size_t k = 2; k < need; ++k) {
-    if (!IsContinuation(p[k])) return std::nullopt;
-    cp = (cp << 6) | (p[k] & 0x3F);
-  }
-  *len = need;
+  const char32_t cp = Decode(reinterpret_cast<const unsigned char*>(s.data()), s.size(), len);
+  if (cp == kInvalid) return std::nullopt;
   return cp;
 }
 
@@ -262,21 +655,12 @@ void AppendUtf8(std::string& out, char32_t cp) {
   out.append(buf, n);
 }
 
-bool IsXmlChar(char32_t cp) {
-  if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
-  if (cp <= 0xD7FF) return true;
-  if (cp < 0xE000) return false;
-  if (cp <= 0xFFFD) return true;
-  return cp >= 0x10000 && cp <= 0x10FFFF;
-}
+bool IsXmlChar(char32_t cp) { return IsXmlCharInline(cp); }
 
 std::optional<unsigned char> ToCp1251(char32_t cp) {
-  if (cp < 0x80) return static_cast<unsigned char>(cp);
-  if (cp < 0x2010) {
-    if (cp >= 0x0400) return kCyrillic.Find(cp);
-    return kLatin1Signs.Find(cp);
-  }
-  return kPunctuation.Find(cp);
+  if (cp == 0) return 0;
+  if (unsigned char b = Cp1251Byte(cp)) return b;
+  return std::nullopt;
 }
 
 char32_t FromCp1251(unsigned char b) {
@@ -288,8 +672,46 @@ char32_t FromCp1251(unsigned char b) {
 std::string CleanUtf8(std::string_view utf8) {
   std::string out;
   out.reserve(utf8.size());
-  AppendXmlMode(out, utf8, Mode::kRaw, Charset::kUtf8);
+  AppendAsUtf8<Mode::kRaw>(out, utf8);
   return out;
+}
+
+namespace {
+
+// windows-1251 byte -> its UTF-8 form.
+struct Cp1251ToUtf8Table {
+  struct Entry {
+    char bytes[4];
+    unsigned char len;
+  } e[256];
+  Cp1251ToUtf8Table() {
+    for (int b = 0; b < 256; ++b) {
+      std::string s;
+      AppendUtf8(s, FromCp1251(static_cast<unsigned char>(b)));
+      std::memcpy(e[b].bytes, s.data(), s.size());
+      e[b].len = static_cast<unsigned char>(s.size());
+    }
+  }
+};
+
+}  // namespace
+
+void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251) {
+  static const Cp1251ToUtf8Table table;
+  // One pass into a buffer sized for the worst case (3 bytes a byte, and
+  // the last copy writes 4).
+  out.resize(cp1251.size() * 3 + 1);
+  char* d = out.data();
+  for (unsigned char c : cp1251) {
+    if (c < 0x80) {
+      *d++ = static_cast<char>(c);
+    } else {
+      const Cp1251ToUtf8Table::Entry& x = table.e[c];
+      std::memcpy(d, x.bytes, 4);
+      d += x.len;
+    }
+  }
+  out.resize(static_cast<size_t>(d - out.data()));
 }
 
 }  // namespace feed

@@ -65,6 +65,11 @@ std::optional<unsigned char> ToCp1251(char32_t cp);
 // which is never produced by ToCp1251).
 char32_t FromCp1251(unsigned char b);
 
+// Sets `out` to windows-1251 text `cp1251` converted to UTF-8 (every byte
+// maps to a code point; 0x98, undefined, gives U+FFFD). For reading a cp1251
+// database connection.
+void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251);
+
 // Returns `utf8` with invalid sequences and XML-illegal characters removed,
 // still UTF-8. Used where text is tested before it is written (rules such as
 // "required field is empty").

@@ -23,6 +23,7 @@
 # environment (env -i). As root, Apache and feed.fcgi run as www-data; DIR,
 # ROOT and CONFIG must then be reachable by www-data: folders under /tmp
 # are opened (chmod) as needed, elsewhere it is an error.
+# FCGID_MAX_PROCESSES (default 8) caps the number of feed.fcgi processes.
 set -euo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
 
@@ -218,7 +219,7 @@ Alias /cgi-bin/feed.fcgi $(conf_str "$PROGRAM")
 
 FcgidIPCDir $(conf_str "$DIR/fcgid")
 FcgidProcessTableFile $(conf_str "$DIR/fcgid/shm")
-FcgidMaxProcesses 8
+FcgidMaxProcesses ${FCGID_MAX_PROCESSES:-8}
 FcgidMaxRequestsPerProcess 0
 FcgidMaxRequestLen 65536
 FcgidIOTimeout 120

@@ -146,7 +146,10 @@ class YadsIntegration : public ::testing::Test {
 };
 
 TEST_F(YadsIntegration, EveryPageMatchesTheDatabaseFieldByField) {
-  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "700"}, {"fetch_rows", "300"}})));
+  // Rows read through prepared statements and through streamed plain ones.
+  for (const char* read : {"prepared", "stream"}) {
+  SCOPED_TRACE(read);
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "700"}, {"fetch_rows", "300"}, {"read", read}})));
   for (const std::string& date : {std::string(), std::string("2026-10-15+00:00:00")}) {
     std::set<std::string> bad_refs;
     auto expected = ExpectedAds(date.empty() ? "1000-01-01" : "2026-10-15 00:00:00", &bad_refs);
@@ -181,6 +184,7 @@ TEST_F(YadsIntegration, EveryPageMatchesTheDatabaseFieldByField) {
       }
     }
     EXPECT_EQ(seen.size(), expected.size());
+  }
   }
 }
 

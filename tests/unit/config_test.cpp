@@ -105,6 +105,16 @@ TEST(Config, RobotSinceAndTemplateValues) {
   EXPECT_EQ(c.feeds[0].robot, "JoobleBot");
   EXPECT_EQ(c.feeds[0].values.at("hide_contacts"), "1");
   EXPECT_EQ(c.feeds[0].encoding, Charset::kUtf8);
+  EXPECT_FALSE(c.feeds[0].stream);
+  EXPECT_EQ(c.feeds[0].db_charset, "");
+  Config s = ParseConfig("[database]\nname = x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nread = stream\ndb_charset = cp1251\n",
+                         "f.ini", "/etc");
+  EXPECT_TRUE(s.feeds[0].stream);
+  EXPECT_EQ(s.feeds[0].db_charset, "cp1251");
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nread = fast\n").find("f.ini:7: read must be"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ndb_charset = koi8r\n").find("f.ini:7: db_charset"),
+            std::string::npos);
   EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nvalue.a b = 1\n").find("f.ini:7: unknown key"),
             std::string::npos);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -329,6 +330,132 @@ TEST(LegacyHtmlTest, OutputIsCleanTrimmedText) {
       }
     }
   }
+}
+
+// LegacyHtmlToText for text with no markup and no references, one code
+// point at a time as the header describes it: the oracle for the fast path.
+// Markup and references in the tests below are replaced by what they amount
+// to: a dropped control for removed markup, LF for a line break, the
+// character for a reference.
+std::string ReferencePlain(std::string_view in) {
+  enum class Gap { kNone, kSpace, kLine } gap = Gap::kNone;
+  bool guard = false;  // a '<' before something removed
+  std::string out;
+  for (size_t i = 0; i < in.size();) {
+    size_t len;
+    std::optional<char32_t> cp = DecodeUtf8(in.substr(i), &len);
+    i += len;
+    const char32_t c = cp.value_or(0);
+    if (c == ' ' || c == '\t') {
+      if (gap == Gap::kNone) gap = Gap::kSpace;
+    } else if (c == '\n' || c == '\r') {
+      gap = Gap::kLine;
+    } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || !IsXmlChar(c)) {
+      if (gap == Gap::kNone && !out.empty() && out.back() == '<') guard = true;
+    } else {
+      const bool tag_start = c < 0x80 && (std::isalpha(static_cast<int>(c)) || c == '/' ||
+                                          c == '!' || c == '?');
+      if (!out.empty()) {
+        if (gap == Gap::kLine) {
+          out += '\n';
+        } else if (gap == Gap::kSpace || (guard && tag_start)) {
+          out += ' ';
+        }
+      }
+      gap = Gap::kNone;
+      guard = false;
+      AppendUtf8(out, c);
+    }
+  }
+  return out;
+}
+
+// Pieces of board text and what each amounts to for ReferencePlain.
+const std::vector<std::pair<std::string, std::string>> kPieces = {
+    {" ", " "}, {"  ", "  "}, {"\t", "\t"}, {" \t ", " \t "}, {"\n", "\n"}, {"\r\n", "\r\n"},
+    {"\r", "\r"}, {" \n ", " \n "}, {"\x01", "\x01"}, {"\x00"s, "\x00"s}, {"\x7F", "\x7F"},
+    {"\xC2\x85", "\xC2\x85"}, {"\u00A0", "\u00A0"}, {"«", "«"}, {"é", "é"}, {"Ђ", "Ђ"},
+    {"—", "—"}, {"№", "№"}, {"😀", "😀"}, {"\xEF\xBF\xBE", "\xEF\xBF\xBE"}, {"\xFF", "\xFF"},
+    {"\x80", "\x80"}, {"\xD0", "\xD0"}, {"\xD0x", "\xD0x"}, {"\xD1 ", "\xD1 "},
+    {"\xC3", "\xC3"}, {"\xE2\x82", "\xE2\x82"}, {"\xC0\xAF", "\xC0\xAF"}, {"'\"", "'\""},
+    {"<b>", "\x01"}, {"</b>", "\x01"}, {"<br>", "\n"}, {"<br />", "\n"}, {"<p>", "\n"},
+    {"<script>x</script>", "\x01"}, {"<!-- c -->", "\x01"}, {"&amp;", "&"}, {"&lt;", "<"},
+    {"&quot;", "\""}, {"&nbsp;", " "}, {"&#10;", "\n"}, {"&#9;", " "}, {"&#8470;", "№"},
+    {"&#128512;", "😀"}, {"&#0;", "\x01"}, {" < ", " < "}, {"&lt;<b>", "<\x01"},
+};
+
+// Whole characters, `bytes` long: Cyrillic letters (two bytes each) with
+// spaces and ASCII at positions that depend on `variant`, so that the
+// letters straddle 16-byte blocks both ways.
+std::string PlainText(size_t bytes, int variant) {
+  static const std::vector<std::string> kLetters = {"П", "р", "о", "д", "а", "м", "Ж", "я",
+                                                    "Ё", "ё", "Щ", "ъ", "А", "п", "Р", "ю"};
+  std::string s;
+  size_t k = static_cast<size_t>(variant);
+  while (s.size() + 2 <= bytes) {
+    if (variant > 0 && k % (2 + variant) == 0 && s.size() + 1 < bytes) {
+      s += variant % 2 == 0 ? " " : "x";
+    } else {
+      s += kLetters[k % kLetters.size()];
+    }
+    ++k;
+  }
+  if (s.size() < bytes) s += "z";
+  return s;
+}
+
+TEST(LegacyHtmlTest, FastPathMatchesTheReferenceAtEveryOffset) {
+  for (size_t before = 0; before <= 36; ++before) {
+    for (int variant = 0; variant < 3; ++variant) {
+      const std::string head = PlainText(before, variant);
+      ASSERT_EQ(head.size(), before);
+      for (const auto& [piece, meaning] : kPieces) {
+        for (size_t after : {0, 1, 2, 17, 40}) {
+          const std::string tail = PlainText(after, variant);
+          const std::string in = head + piece + tail;
+          EXPECT_EQ(Visible(LegacyHtmlToText(in)), Visible(ReferencePlain(head + meaning + tail)))
+              << Visible(in);
+        }
+      }
+    }
+  }
+}
+
+TEST(LegacyHtmlTest, RandomTextMatchesTheReference) {
+  static const std::vector<std::string> kCommon = {"а", "я", "Ж", "П", "р", "о", "е", "т",
+                                                   "a", "Z", "5", ",", " ", "Ё", "ё"};
+  std::mt19937 rng(1251);
+  for (int iter = 0; iter < 5000; ++iter) {
+    std::string in, meaning;
+    const size_t pieces = rng() % (iter % 10 == 0 ? 400 : 60);
+    const unsigned rare = 2 + rng() % 30;
+    for (size_t k = 0; k < pieces; ++k) {
+      if (rng() % rare == 0) {
+        const auto& [piece, means] = kPieces[rng() % kPieces.size()];
+        in += piece;
+        meaning += means;
+      } else {
+        const std::string& c = kCommon[rng() % kCommon.size()];
+        in += c;
+        meaning += c;
+      }
+    }
+    ASSERT_EQ(Visible(LegacyHtmlToText(in)), Visible(ReferencePlain(meaning))) << Visible(in);
+  }
+}
+
+TEST(LegacyHtmlTest, LongText) {
+  // 20 KB bodies: long runs on the fast path, with and without breaks.
+  std::string in, want;
+  for (int k = 0; k < 2000; ++k) {
+    const bool line = k % 97 == 0;
+    in += line ? "<br>  Ёлка,\t\tёжик  " : "Продам гараж ";
+    if (k > 0) want += line ? "\n" : " ";
+    want += line ? "Ёлка, ёжик" : "Продам гараж";
+  }
+  const std::string out = LegacyHtmlToText(in);
+  EXPECT_EQ(out.size(), want.size());
+  EXPECT_TRUE(out == want);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -485,6 +486,156 @@ TEST(AppendXmlTest, ParserReadsBackTheCleanedText) {
       }
     }
   }
+}
+
+// AppendXml and AppendEncoded spelled out one code point at a time from the
+// primitives, as the header describes them: the oracle for the fast paths.
+std::string Reference(std::string out, std::string_view in, std::optional<XmlContext> ctx,
+                      Charset cs) {
+  for (size_t i = 0; i < in.size();) {
+    size_t len;
+    std::optional<char32_t> cp = DecodeUtf8(in.substr(i), &len);
+    i += len;
+    if (!cp || !IsXmlChar(*cp)) continue;
+    const char32_t c = *cp;
+    if (ctx == kText || ctx == kAttr) {
+      if (c == '&') { out += "&amp;"; continue; }
+      if (c == '<') { out += "&lt;"; continue; }
+      if (c == '>') { out += "&gt;"; continue; }
+    }
+    if (ctx == kAttr) {
+      if (c == '"') { out += "&quot;"; continue; }
+      if (c == '\t') { out += "&#9;"; continue; }
+      if (c == '\n') { out += "&#10;"; continue; }
+      if (c == '\r') { out += "&#13;"; continue; }
+    }
+    if (ctx == kCData && c == '>' && out.ends_with("]]")) out += "]]><![CDATA[";
+    if (cs == kUtf8) {
+      AppendUtf8(out, c);
+    } else if (std::optional<unsigned char> b = ToCp1251(c)) {
+      out.push_back(static_cast<char>(*b));
+    } else {
+      std::string ref = "&#" + std::to_string(static_cast<uint32_t>(c)) + ";";
+      out += ctx == kCData ? "]]>" + ref + "<![CDATA[" : ref;
+    }
+  }
+  return out;
+}
+
+void ExpectMatchesReference(const std::string& in, const std::string& prefix) {
+  for (Charset cs : {kUtf8, k1251}) {
+    for (XmlContext ctx : {kText, kAttr, kCData}) {
+      std::string out = prefix;
+      AppendXml(out, in, ctx, cs);
+      ASSERT_EQ(Visible(out), Visible(Reference(prefix, in, ctx, cs)))
+          << "input \"" << Visible(in) << "\" context " << static_cast<int>(ctx) << " "
+          << CharsetName(cs);
+    }
+    std::string out = prefix;
+    AppendEncoded(out, in, cs);
+    ASSERT_EQ(Visible(out), Visible(Reference(prefix, in, std::nullopt, cs)))
+        << "AppendEncoded \"" << Visible(in) << "\" " << CharsetName(cs);
+  }
+  ASSERT_EQ(Visible(CleanUtf8(in)), Visible(Reference("", in, std::nullopt, kUtf8)))
+      << "CleanUtf8 \"" << Visible(in) << "\"";
+}
+
+// What can stop or fall out of a fast path, for the sweeps below.
+const std::vector<std::string> kInterruptions = {
+    "&", "<", ">", "\"", "'", "]]>", "\t", "\n", "\r", "\x01", "\x00"s, "\x7F", "\xC2\x85",
+    "\u00A0", "«", "é", "\u0400", "Ђ", "Ё", "ё", "ґ", "Ґ", "ѐ", "џ", "\u04FF", "\u07FF", "—",
+    "№", "€", "中", "\uFFFD", "😀", "\xEF\xBF\xBE", "\xED\xA0\x80", "\xC0\xAF", "\x80", "\xBF",
+    "\xFF", "\xD0", "\xD1", "\xD0x", "\xD1 ", "\xD0\xD0\x96", "\xE2\x82", "\xF0\x9F\x98",
+};
+
+// Whole characters, `bytes` long: Cyrillic letters (two bytes each) with
+// spaces and ASCII at positions that depend on `variant`, so that the
+// letters straddle 16-byte blocks both ways.
+std::string PlainText(size_t bytes, int variant) {
+  static const std::vector<std::string> kLetters = {"П", "р", "о", "д", "а", "м", "Ж", "я",
+                                                    "Ё", "ё", "Щ", "ъ", "А", "п", "Р", "ю"};
+  std::string s;
+  size_t k = static_cast<size_t>(variant);
+  while (s.size() + 2 <= bytes) {
+    if (variant > 0 && k % (2 + variant) == 0 && s.size() + 1 < bytes) {
+      s += variant % 2 == 0 ? " " : "x";
+    } else {
+      s += kLetters[k % kLetters.size()];
+    }
+    ++k;
+  }
+  if (s.size() < bytes) s += "z";
+  return s;
+}
+
+TEST(AppendXmlTest, FastPathsMatchTheReferenceAtEveryOffset) {
+  // Plain text of every length before and after each interruption.
+  for (size_t before = 0; before <= 36; ++before) {
+    for (int variant = 0; variant < 3; ++variant) {
+      const std::string head = PlainText(before, variant);
+      ASSERT_EQ(head.size(), before);
+      for (const std::string& x : kInterruptions) {
+        for (size_t after : {0, 1, 17}) {
+          std::string in = head + x + PlainText(after, variant);
+          ExpectMatchesReference(in, "");
+          ExpectMatchesReference(in, "]]");
+        }
+      }
+    }
+  }
+}
+
+TEST(AppendXmlTest, RandomTextMatchesTheReference) {
+  static const std::vector<std::string> kCommon = {"а", "я", "Ж", "П", "р", "о", "е", "т", "a",
+                                                   "Z", "5", ",", " ", "Ё", "ё"};
+  std::mt19937 rng(20251130);
+  for (int iter = 0; iter < 4000; ++iter) {
+    std::string in;
+    const size_t pieces = rng() % (iter % 10 == 0 ? 400 : 60);
+    const unsigned rare = 2 + rng() % 30;
+    for (size_t k = 0; k < pieces; ++k) {
+      in += rng() % rare == 0 ? kInterruptions[rng() % kInterruptions.size()]
+                              : kCommon[rng() % kCommon.size()];
+    }
+    ExpectMatchesReference(in, iter % 2 == 0 ? "" : "x]]");
+  }
+}
+
+TEST(AppendXmlTest, GrowsForExpandingOutput) {
+  // Every character takes many times its size: the output buffer must grow
+  // well past what the input's length suggests.
+  for (size_t count : {1, 2, 7, 16, 100, 5000}) {
+    std::string emoji, quotes;
+    for (size_t k = 0; k < count; ++k) {
+      emoji += "😀";
+      quotes += "\"";
+    }
+    ExpectMatchesReference(emoji, "");
+    ExpectMatchesReference(quotes, "]]");
+    std::string cdata = "<![CDATA[";
+    AppendXml(cdata, emoji, kCData, k1251);
+    EXPECT_EQ(cdata.size(), 9 + count * std::string_view("]]>&#128512;<![CDATA[").size());
+  }
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+TEST(Cp1251AsUtf8, EveryByteMapsToItsCodePoint) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  std::string out = "stale";
+  AssignCp1251AsUtf8(out, all);
+  std::string expected;
+  for (int b = 0; b < 256; ++b) AppendUtf8(expected, FromCp1251(static_cast<unsigned char>(b)));
+  EXPECT_EQ(out, expected);
+  AssignCp1251AsUtf8(out, "\xcf\xf0\xe8\xe2\xb3\xf2 \xb9" "5 \x88");  // "Привіт №5 €"
+  EXPECT_EQ(out, "Привіт №5 €");
+  AssignCp1251AsUtf8(out, "");
+  EXPECT_EQ(out, "");
 }
 
 }  // namespace
