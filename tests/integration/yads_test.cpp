@@ -51,6 +51,42 @@ struct ExpectedAd {
 
 bool HasValue(const std::string& s) { return s.find_first_not_of(" \t\r\n") != std::string::npos; }
 
+// One ad as the feed must show it, from a row of HEX()-ed text columns:
+// ref, title, body, author, kind (1/2 or offer/demand), town, phone, email,
+// icq, photo, DATE(added), days; `url` is the page the feed must name.
+ExpectedAd FromRow(const std::vector<std::string>& c, const std::string& url) {
+  ExpectedAd a;
+  a.title = LegacyHtmlToText(Unhex(c[1]));
+  a.body = LegacyHtmlToText(Unhex(c[2]));
+  a.name = LegacyHtmlToText(Unhex(c[3]));
+  a.tip = c[4] == "demand" || c[4] == "2" ? "2" : "1";
+  a.town = LegacyHtmlToText(Unhex(c[5]));
+  a.tel = HasValue(Unhex(c[6])) ? "1" : "0";
+  a.email = HasValue(Unhex(c[7])) ? "1" : "0";
+  a.icq = HasValue(Unhex(c[8])) ? "1" : "0";
+  a.pic = HasValue(Unhex(c[9])) ? "1" : "0";
+  a.date = c[10];
+  a.period = c[11] == "0" ? "30" : c[11];
+  a.url = url;
+  return a;
+}
+
+// Checks one parsed ad against what the database says it must be.
+void ExpectAd(const std::string& id, const std::map<std::string, std::string>& f, const ExpectedAd& e) {
+  EXPECT_EQ(f.at("title"), e.title) << id;
+  EXPECT_EQ(f.at("body"), e.body) << id;
+  EXPECT_EQ(f.at("name"), e.name) << id;
+  EXPECT_EQ(f.at("tip"), e.tip) << id;
+  EXPECT_EQ(f.at("town"), e.town) << id;
+  EXPECT_EQ(f.at("tel"), e.tel) << id;
+  EXPECT_EQ(f.at("email"), e.email) << id;
+  EXPECT_EQ(f.at("icq"), e.icq) << id;
+  EXPECT_EQ(f.at("pic"), e.pic) << id;
+  EXPECT_EQ(f.at("date"), e.date) << id;
+  EXPECT_EQ(f.at("period"), e.period) << id;
+  EXPECT_EQ(f.at("url"), e.url) << id;
+}
+
 // Active ads with a valid id (ref), by ref; and the refs that break the id rule.
 std::map<std::string, ExpectedAd> ExpectedAds(const std::string& since, std::set<std::string>* bad_refs) {
   std::map<std::string, ExpectedAd> ads;
@@ -67,20 +103,7 @@ std::map<std::string, ExpectedAd> ExpectedAds(const std::string& since, std::set
       bad_refs->insert(ref);
       continue;
     }
-    ExpectedAd a;
-    a.title = LegacyHtmlToText(Unhex(c[1]));
-    a.body = LegacyHtmlToText(Unhex(c[2]));
-    a.name = LegacyHtmlToText(Unhex(c[3]));
-    a.tip = c[4] == "demand" ? "2" : "1";
-    a.town = LegacyHtmlToText(Unhex(c[5]));
-    a.tel = HasValue(Unhex(c[6])) ? "1" : "0";
-    a.email = HasValue(Unhex(c[7])) ? "1" : "0";
-    a.icq = HasValue(Unhex(c[8])) ? "1" : "0";
-    a.pic = HasValue(Unhex(c[9])) ? "1" : "0";
-    a.date = c[10];
-    a.period = c[11] == "0" ? "30" : c[11];
-    a.url = "doska.example/ad/" + ref + ".html";
-    ads[ref] = a;
+    ads[ref] = FromRow(c, "doska.example/ad/" + ref + ".html");
   }
   return ads;
 }
@@ -168,19 +191,7 @@ TEST_F(YadsIntegration, EveryPageMatchesTheDatabaseFieldByField) {
           ADD_FAILURE() << "ad " << id << " is not an active ad of the database";
           continue;
         }
-        const ExpectedAd& e = it->second;
-        EXPECT_EQ(f.at("title"), e.title) << id;
-        EXPECT_EQ(f.at("body"), e.body) << id;
-        EXPECT_EQ(f.at("name"), e.name) << id;
-        EXPECT_EQ(f.at("tip"), e.tip) << id;
-        EXPECT_EQ(f.at("town"), e.town) << id;
-        EXPECT_EQ(f.at("tel"), e.tel) << id;
-        EXPECT_EQ(f.at("email"), e.email) << id;
-        EXPECT_EQ(f.at("icq"), e.icq) << id;
-        EXPECT_EQ(f.at("pic"), e.pic) << id;
-        EXPECT_EQ(f.at("date"), e.date) << id;
-        EXPECT_EQ(f.at("period"), e.period) << id;
-        EXPECT_EQ(f.at("url"), e.url) << id;
+        ExpectAd(id, f, it->second);
       }
     }
     EXPECT_EQ(seen.size(), expected.size());
@@ -483,20 +494,7 @@ TEST(LegacyBoard, YadsFeedFromTheLegacySchemaByConfigurationAlone) {
   ASSERT_GT(rows.size(), 100u);
   std::map<std::string, ExpectedAd> expected;
   for (const auto& c : rows) {
-    ExpectedAd a;
-    a.title = LegacyHtmlToText(Unhex(c[1]));
-    a.body = LegacyHtmlToText(Unhex(c[2]));
-    a.name = LegacyHtmlToText(Unhex(c[3]));
-    a.tip = c[4];
-    a.town = LegacyHtmlToText(Unhex(c[5]));
-    a.tel = HasValue(Unhex(c[6])) ? "1" : "0";
-    a.email = HasValue(Unhex(c[7])) ? "1" : "0";
-    a.icq = HasValue(Unhex(c[8])) ? "1" : "0";
-    a.pic = HasValue(Unhex(c[9])) ? "1" : "0";
-    a.date = c[10];
-    a.period = c[11] == "0" ? "30" : c[11];
-    a.url = "doska.example/ad/" + c[0] + ".html";
-    expected[c[0]] = a;
+    expected[c[0]] = FromRow(c, "doska.example/ad/" + c[0] + ".html");
   }
   std::set<std::string> seen;
   size_t pages = 0;
@@ -512,16 +510,7 @@ TEST(LegacyBoard, YadsFeedFromTheLegacySchemaByConfigurationAlone) {
       ASSERT_TRUE(seen.insert(id).second) << id;
       auto it = expected.find(id);
       ASSERT_NE(it, expected.end()) << id;
-      const ExpectedAd& e = it->second;
-      EXPECT_EQ(f.at("title"), e.title) << id;
-      EXPECT_EQ(f.at("body"), e.body) << id;
-      EXPECT_EQ(f.at("name"), e.name) << id;
-      EXPECT_EQ(f.at("tip"), e.tip) << id;
-      EXPECT_EQ(f.at("town"), e.town) << id;
-      EXPECT_EQ(f.at("tel") + f.at("email") + f.at("icq") + f.at("pic"), e.tel + e.email + e.icq + e.pic) << id;
-      EXPECT_EQ(f.at("date"), e.date) << id;
-      EXPECT_EQ(f.at("period"), e.period) << id;
-      EXPECT_EQ(f.at("url"), e.url) << id;
+      ExpectAd(id, f, it->second);
     }
     cont = p.continue_token;
   } while (!cont.empty() && pages < 1000);
