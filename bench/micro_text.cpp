@@ -1,8 +1,9 @@
-// Micro-benchmark of the per-field text work of a feed: LegacyHtmlToText and
-// AppendXml. Not part of the Makefile build; compile by hand (one line):
+// Micro-benchmark of the per-field text work of a feed: LegacyHtmlToText,
+// AppendXml and AssignCp1251AsUtf8. Not part of the Makefile build; compile
+// by hand (one line):
 //
 //   g++ -std=c++20 -O2 -Ilib bench/micro_text.cpp lib/xml_text.cpp lib/legacy_html.cpp
-//       -o /tmp/micro && /tmp/micro /tmp/corpus.tsv [repetitions]
+//       -o /tmp/micro && /tmp/micro /tmp/corpus.tsv [repetitions] [/tmp/corpus1251.tsv]
 //
 // The corpus is the output of
 //   mariadb ... -N -B -e "SELECT title, text, author FROM ads LIMIT 200000"
@@ -11,6 +12,14 @@
 // LegacyHtmlToText, then the plain text through AppendXml in the contexts and
 // charsets below. MB/s is of input bytes (raw fields for LegacyHtmlToText and
 // the pipeline, plain text for AppendXml); ns/row is per row of three fields.
+//
+// AssignCp1251AsUtf8 is timed on the same query read over a windows-1251
+// connection, which is what it receives in production (skipped, with a note,
+// when that file is missing):
+//   mariadb --no-defaults --socket=.../dbrun/mysqld.sock -uboard -pboard
+//       --default-character-set=cp1251 board -N -B
+//       -e "SELECT title, text, author FROM ads LIMIT 200000" > /tmp/corpus1251.tsv
+// Each column converts into its own reused string, as Rows::Next does.
 //
 // Differential mode: with -DMICRO_DIFF the program also links a previous
 // implementation compiled into namespace feed_old, checks that both give
@@ -178,9 +187,40 @@ void Report(const char* name, double seconds, size_t bytes, size_t rows) {
            rows.size());                                                                       \
   }
 
+// AssignCp1251AsUtf8 over a windows-1251 corpus; MB/s of cp1251 input bytes.
+#define DEFINE_CP1251_BENCH(NS)                                                                \
+  void BenchCp1251_##NS(const char* tag, const std::vector<Row>& rows, int reps) {            \
+    size_t in_bytes = 0;                                                                       \
+    for (const Row& r : rows)                                                                  \
+      for (const std::string& f : r.field) in_bytes += f.size();                               \
+    std::string name;                                                                          \
+    std::string out[3];                                                                        \
+    double t0 = BestSeconds(reps, [&] {                                                        \
+      for (const Row& r : rows) {                                                              \
+        for (int f = 0; f < 3; ++f) {                                                          \
+          out[f].assign(r.field[f]);                                                           \
+          g_sink += out[f].size();                                                             \
+        }                                                                                      \
+      }                                                                                        \
+    });                                                                                        \
+    Report((name = std::string(tag) + "(floor: assign cp1251 bytes)").c_str(), t0, in_bytes,  \
+           rows.size());                                                                       \
+    double t = BestSeconds(reps, [&] {                                                         \
+      for (const Row& r : rows) {                                                              \
+        for (int f = 0; f < 3; ++f) {                                                          \
+          NS::AssignCp1251AsUtf8(out[f], r.field[f]);                                          \
+          g_sink += out[f].size();                                                             \
+        }                                                                                      \
+      }                                                                                        \
+    });                                                                                        \
+    Report((name = std::string(tag) + "AssignCp1251AsUtf8").c_str(), t, in_bytes, rows.size()); \
+  }
+
 DEFINE_BENCH(feed)
+DEFINE_CP1251_BENCH(feed)
 #ifdef MICRO_DIFF
 DEFINE_BENCH(feed_old)
+DEFINE_CP1251_BENCH(feed_old)
 
 int g_mismatches = 0;
 
@@ -230,6 +270,28 @@ void Differential(const std::vector<Row>& rows) {
   }
   std::printf("differential: %zu comparisons, %d mismatches\n", checks, g_mismatches);
 }
+
+// AssignCp1251AsUtf8 of old and new on every field of both corpora (the UTF-8
+// one as arbitrary bytes), into reused and into fresh strings.
+void DifferentialCp1251(const std::vector<Row>& cp1251_rows, const std::vector<Row>& rows) {
+  size_t checks = 0;
+  std::string reused[3];
+  for (const std::vector<Row>* set : {&cp1251_rows, &rows}) {
+    for (size_t i = 0; i < set->size(); ++i) {
+      for (int f = 0; f < 3; ++f) {
+        const std::string& in = (*set)[i].field[f];
+        std::string fresh, old;
+        feed::AssignCp1251AsUtf8(fresh, in);
+        feed::AssignCp1251AsUtf8(reused[f], in);
+        feed_old::AssignCp1251AsUtf8(old, in);
+        checks += 2;
+        if (fresh != old) Mismatch("AssignCp1251AsUtf8", i, f);
+        if (reused[f] != old) Mismatch("AssignCp1251AsUtf8 (reused)", i, f);
+      }
+    }
+  }
+  std::printf("differential cp1251: %zu comparisons, %d mismatches\n", checks, g_mismatches);
+}
 #endif
 
 }  // namespace
@@ -243,11 +305,22 @@ int main(int argc, char** argv) {
     for (int f = 0; f < 3; ++f) plain[i].field[f] = feed::LegacyHtmlToText(rows[i].field[f]);
   }
   std::printf("%zu rows from %s, best of %d\n", rows.size(), path, reps);
+  const char* cp1251_path = argc > 3 ? argv[3] : "/tmp/corpus1251.tsv";
+  std::vector<Row> cp1251_rows;
+  if (std::ifstream(cp1251_path, std::ios::binary)) {
+    cp1251_rows = Load(cp1251_path);
+    std::printf("%zu rows from %s\n", cp1251_rows.size(), cp1251_path);
+  } else {
+    std::printf("no %s: AssignCp1251AsUtf8 not timed\n", cp1251_path);
+  }
 #ifdef MICRO_DIFF
   Differential(rows);
+  DifferentialCp1251(cp1251_rows, rows);
   Bench_feed_old("old ", rows, plain, reps);
+  if (!cp1251_rows.empty()) BenchCp1251_feed_old("old ", cp1251_rows, reps);
 #endif
   Bench_feed("", rows, plain, reps);
+  if (!cp1251_rows.empty()) BenchCp1251_feed("", cp1251_rows, reps);
   std::printf("(sink %zu)\n", g_sink);
 #ifdef MICRO_DIFF
   return g_mismatches == 0 ? 0 : 1;

@@ -8,8 +8,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #if defined(__GNUC__)
-// The windows-1251 fast path packs bytes with SSSE3's PSHUFB, in a function
-// compiled for it and chosen at run time, so the build needs no -m flag.
+// The windows-1251 fast paths (UTF-8 to windows-1251 and back) pack bytes
+// with SSSE3's PSHUFB, in functions compiled for it and chosen at run time,
+// so the build needs no -m flag.
 #include <tmmintrin.h>
 #define FEED_XML_TEXT_SSSE3 1
 #endif
@@ -678,37 +679,228 @@ std::string CleanUtf8(std::string_view utf8) {
 
 namespace {
 
-// windows-1251 byte -> its UTF-8 form.
-struct Cp1251ToUtf8Table {
-  struct Entry {
-    char bytes[4];
-    unsigned char len;
-  } e[256];
-  Cp1251ToUtf8Table() {
-    for (int b = 0; b < 256; ++b) {
-      std::string s;
-      AppendUtf8(s, FromCp1251(static_cast<unsigned char>(b)));
-      std::memcpy(e[b].bytes, s.data(), s.size());
-      e[b].len = static_cast<unsigned char>(s.size());
+// windows-1251 byte -> its UTF-8 form, built from the same table as
+// FromCp1251 (bytes: the sequence, padded with zeros to 4; len: 1-3).
+struct Cp1251Utf8 {
+  char bytes[4];
+  unsigned char len;
+};
+
+constexpr std::array<Cp1251Utf8, 256> kCp1251Utf8 = [] {
+  std::array<Cp1251Utf8, 256> t{};
+  for (int b = 0; b < 256; ++b) {
+    const char32_t cp = b < 0x80    ? static_cast<char32_t>(b)
+                        : b >= 0xC0 ? static_cast<char32_t>(0x0410 + (b - 0xC0))
+                                    : static_cast<char32_t>(kCp1251High[b - 0x80]);
+    Cp1251Utf8& e = t[b];
+    if (cp < 0x80) {
+      e.bytes[0] = static_cast<char>(cp);
+      e.len = 1;
+    } else if (cp < 0x800) {
+      e.bytes[0] = static_cast<char>(0xC0 | (cp >> 6));
+      e.bytes[1] = static_cast<char>(0x80 | (cp & 0x3F));
+      e.len = 2;
+    } else {  // every code point of the code page is in the BMP
+      e.bytes[0] = static_cast<char>(0xE0 | (cp >> 12));
+      e.bytes[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      e.bytes[2] = static_cast<char>(0x80 | (cp & 0x3F));
+      e.len = 3;
     }
   }
-};
+  return t;
+}();
+
+// AssignCp1251AsUtf8 writes through a pointer into `out`, sized in advance.
+// With the 16-byte block path: 2 bytes a byte plus kUtf8Slack, enough for
+// ASCII and every letter but not for the three-byte punctuation (€ ‰ № and
+// so on), so before each run of 80-BF bytes the room is grown to 3 bytes a
+// byte for the rest. The block path stores at most 32 bytes from where it
+// stands (two 16-byte stores, the second at most 16 past the first) and the
+// table path copies 4; since each byte converted uses at most 2 bytes of room
+// on the block path and at most 3 on the table path, the room before reading
+// byte i stays at least 2 * (n - i) + kUtf8Slack (3 * (n - i) + kUtf8Slack
+// once the table path has been taken), enough for either. Without it: 3
+// bytes a byte plus kUtf8Slack from the start.
+constexpr size_t kUtf8Slack = 32;
+
+// One byte by the table: REQUIRES 4 bytes of room at d.
+inline char* Cp1251ByteToUtf8(unsigned char c, char* d) {
+  const Cp1251Utf8& e = kCp1251Utf8[c];
+  std::memcpy(d, e.bytes, 4);
+  return d + e.len;
+}
+
+#if defined(FEED_XML_TEXT_SSSE3)
+// For 8 characters laid out as byte pairs (first byte, second byte) and the
+// 8-bit mask of those that are ASCII: PSHUFB indices that keep both bytes of
+// a two-byte character and only the first byte of an ASCII one, packed to
+// the front, then 0x80 (zero). The packed length is 16 - kBitCount[mask].
+constexpr std::array<std::array<unsigned char, 16>, 256> kPairCompact = [] {
+  std::array<std::array<unsigned char, 16>, 256> t{};
+  for (int m = 0; m < 256; ++m) {
+    int k = 0;
+    for (int j = 0; j < 8; ++j) {
+      t[m][k++] = static_cast<unsigned char>(2 * j);
+      if (!(m & (1 << j))) t[m][k++] = static_cast<unsigned char>(2 * j + 1);
+    }
+    while (k < 16) t[m][k++] = 0x80;
+  }
+  return t;
+}();
+
+// 16 bytes from kShiftDown + (16 - t), as PSHUFB indices, move the last t
+// bytes of a block to its front and zero the rest; 16 bytes from kKeepFront
+// + (16 - t), as an AND mask, keep the first t bytes and zero the rest.
+alignas(32) constexpr unsigned char kShiftDown[32] = {
+    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+alignas(32) constexpr unsigned char kKeepFront[32] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0};
+
+inline __m128i LoadU(const unsigned char* p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+
+inline uint64_t Load64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+inline uint64_t Load32(const unsigned char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// The t < 16 bytes at p, zero-padded to 16, read with overlapping loads that
+// stay inside them (a copy through memory would stall on store forwarding,
+// and short fields, author names, are common).
+inline __m128i LoadShort(const unsigned char* p, size_t t) {
+  uint64_t lo = 0, hi = 0;
+  if (t >= 8) {
+    lo = Load64(p);
+    // Bytes 8..t-1 are the top of the 8 ending at t; two shifts, since the
+    // total may be 64.
+    hi = (Load64(p + t - 8) >> (8 * (15 - t))) >> 8;
+  } else if (t >= 4) {
+    lo = Load32(p) | (Load32(p + t - 4) << (8 * (t - 4)));
+  } else if (t > 0) {
+    lo = uint64_t{p[0]} | (uint64_t{p[t / 2]} << (8 * (t / 2))) |
+         (uint64_t{p[t - 1]} << (8 * (t - 1)));
+  }
+  return _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
+}
+
+// The fast path of AssignCp1251AsUtf8, for the bulk of a Russian text: from
+// s[i], converts ASCII and the letters А-я (C0-FF, U+0410-U+044F, each two
+// UTF-8 bytes: C0-EF are D0 90-BF, F0-FF are D1 80-8F) 16 bytes at a time
+// into d, and returns where the first other byte (80-BF) is, or n. A block
+// that ends early (the end of the input, or an 80-BF byte) has its bytes from
+// there on zeroed: they convert to one NUL each at the end of the output,
+// which is taken back. REQUIRES: the room invariant above.
+__attribute__((target("ssse3"))) inline size_t Cp1251LettersToUtf8(const unsigned char* s,
+                                                                    size_t i, size_t n, char*& d) {
+  char* p = d;
+  while (i < n) {
+    size_t t = n - i;  // bytes of the block that are input
+    __m128i x;
+    if (t >= 16) {
+      x = LoadU(s + i);
+      t = 16;
+    } else if (n >= 16) {
+      // The last 16 bytes of the input, moved down: no read past its end.
+      x = _mm_shuffle_epi8(LoadU(s + n - 16), LoadU(kShiftDown + 16 - t));
+    } else {
+      x = LoadShort(s + i, t);
+    }
+    // 80-BF are below C0 as signed bytes (-128..-65); NUL padding is not.
+    const unsigned other = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
+    if (other != 0) {
+      const unsigned k = static_cast<unsigned>(__builtin_ctz(other));
+      if (k == 0) break;
+      t = k;
+      x = _mm_and_si128(x, LoadU(kKeepFront + 16 - t));
+    }
+    const __m128i ascii = _mm_cmpgt_epi8(x, Splat(0xFF));  // 00-7F: > -1
+    // F0-FF: > -17 as signed bytes and not ASCII.
+    const __m128i d1 = _mm_andnot_si128(ascii, _mm_cmpgt_epi8(x, Splat(0xEF)));
+    // First byte: the ASCII byte itself, or D0 (D1 for F0-FF: D0 - (-1)).
+    const __m128i first = _mm_or_si128(_mm_and_si128(ascii, x),
+                                       _mm_andnot_si128(ascii, _mm_sub_epi8(Splat(0xD0), d1)));
+    // Second byte (unused for ASCII): C0-EF - 30 = 90-BF, F0-FF - 70 = 80-8F.
+    const __m128i second =
+        _mm_sub_epi8(x, _mm_or_si128(Splat(0x30), _mm_and_si128(d1, Splat(0x40))));
+    const unsigned m = Mask(ascii);
+    const unsigned lo = m & 0xFF;
+    const unsigned hi = m >> 8;
+    const __m128i pairs_lo = _mm_unpacklo_epi8(first, second);
+    const __m128i pairs_hi = _mm_unpackhi_epi8(first, second);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
+                     _mm_shuffle_epi8(pairs_lo, LoadU(kPairCompact[lo].data())));
+    p += 16 - kBitCount[lo];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
+                     _mm_shuffle_epi8(pairs_hi, LoadU(kPairCompact[hi].data())));
+    p += 16 - kBitCount[hi];
+    p -= 16 - t;  // the NULs the zeroed bytes wrote
+    i += t;
+  }
+  d = p;
+  return i;
+}
+
+// `out` made at least `need` bytes long, keeping what it holds; d points
+// into it and is kept pointing at the same offset.
+inline void GrowTo(std::string& out, char*& d, size_t need) {
+  if (out.size() < need) {
+    const size_t written = static_cast<size_t>(d - out.data());
+    out.resize(need);
+    d = out.data() + written;
+  }
+}
+
+// AssignCp1251AsUtf8 with the 16-byte block path; all in one function
+// compiled for SSSE3 so that the block path is inlined, its constants
+// loaded once, and a short field costs one call.
+__attribute__((target("ssse3"))) void AssignCp1251AsUtf8Ssse3(std::string& out,
+                                                               const unsigned char* s, size_t n) {
+  out.resize(n * 2 + kUtf8Slack);
+  char* d = out.data();
+  size_t i = 0;
+  for (;;) {
+    i = Cp1251LettersToUtf8(s, i, n, d);
+    if (i >= n) break;
+    // A run of 80-BF: signs, punctuation, Ё ё and the other Cyrillic letters
+    // outside А-я, some of them three bytes long.
+    GrowTo(out, d, static_cast<size_t>(d - out.data()) + 3 * (n - i) + kUtf8Slack);
+    do {
+      d = Cp1251ByteToUtf8(s[i++], d);
+    } while (i < n && (s[i] & 0xC0) == 0x80);
+  }
+  out.resize(static_cast<size_t>(d - out.data()));
+}
+#endif
 
 }  // namespace
 
 void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251) {
-  static const Cp1251ToUtf8Table table;
-  // One pass into a buffer sized for the worst case (3 bytes a byte, and
-  // the last copy writes 4).
-  out.resize(cp1251.size() * 3 + 1);
+  const auto* const s = reinterpret_cast<const unsigned char*>(cp1251.data());
+  const size_t n = cp1251.size();
+#if defined(FEED_XML_TEXT_SSSE3)
+  if (HaveSsse3()) {
+    AssignCp1251AsUtf8Ssse3(out, s, n);
+    return;
+  }
+#endif
+  out.resize(n * 3 + kUtf8Slack);
   char* d = out.data();
-  for (unsigned char c : cp1251) {
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = s[i];
     if (c < 0x80) {
       *d++ = static_cast<char>(c);
     } else {
-      const Cp1251ToUtf8Table::Entry& x = table.e[c];
-      std::memcpy(d, x.bytes, 4);
-      d += x.len;
+      d = Cp1251ByteToUtf8(c, d);
     }
   }
   out.resize(static_cast<size_t>(d - out.data()));

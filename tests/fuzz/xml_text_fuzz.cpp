@@ -3,6 +3,7 @@
 // as the cleaned input.
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +45,36 @@ std::string Cp1251ToUtf8(std::string_view s) {
   std::string out;
   for (unsigned char b : s) feed::AppendUtf8(out, feed::FromCp1251(b));
   return out;
+}
+
+// Every byte starts or continues a well-formed sequence (XML legality aside:
+// a control byte is valid UTF-8).
+bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    size_t len;
+    if (!feed::DecodeUtf8(s.substr(i), &len)) return false;
+    i += len;
+  }
+  return true;
+}
+
+// AssignCp1251AsUtf8 reads the input as windows-1251 and gives what the
+// byte-by-byte Cp1251ToUtf8 gives, valid UTF-8; and the same from every
+// start in the first block (its fast path works 16 bytes at a time), into a
+// string that held something else before.
+void CheckCp1251AsUtf8(std::string_view in) {
+  const std::string want = Cp1251ToUtf8(in);
+  std::string out = "stale";
+  feed::AssignCp1251AsUtf8(out, in);
+  Check(out == want, "AssignCp1251AsUtf8 differs from the reference", in, out);
+  Check(IsValidUtf8(out), "AssignCp1251AsUtf8 wrote invalid UTF-8", in, out);
+  size_t skip = 0;  // UTF-8 bytes of in[0, k)
+  for (size_t k = 1; k <= std::min<size_t>(in.size(), 17); ++k) {
+    skip += Cp1251ToUtf8(in.substr(k - 1, 1)).size();
+    feed::AssignCp1251AsUtf8(out, in.substr(k));
+    Check(std::string_view(out) == std::string_view(want).substr(skip),
+          "AssignCp1251AsUtf8 differs from the reference on a suffix", in.substr(k), out);
+  }
 }
 
 // Every '&' starts &amp; &lt; &gt; &quot; or a decimal reference.
@@ -100,6 +131,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string clean = feed::CleanUtf8(in);
   Check(IsCleanUtf8(clean), "CleanUtf8 left something", in, clean);
   Check(feed::CleanUtf8(clean) == clean, "CleanUtf8 is not idempotent", in, clean);
+  CheckCp1251AsUtf8(in);
 
   for (Charset cs : {Charset::kUtf8, Charset::kWindows1251}) {
     const bool utf8 = cs == Charset::kUtf8;

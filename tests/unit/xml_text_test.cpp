@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
+#include <algorithm>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
@@ -636,6 +638,144 @@ TEST(Cp1251AsUtf8, EveryByteMapsToItsCodePoint) {
   EXPECT_EQ(out, "Привіт №5 €");
   AssignCp1251AsUtf8(out, "");
   EXPECT_EQ(out, "");
+}
+
+// AssignCp1251AsUtf8 spelled out one byte at a time, as the header describes
+// it: the oracle for its fast path.
+std::string Cp1251Reference(std::string_view in) {
+  std::string out;
+  for (unsigned char c : in) AppendUtf8(out, FromCp1251(c));
+  return out;
+}
+
+// Converts `in` from a heap block of exactly its size (so that AddressSanitizer
+// sees a read past its end), into a string that held `stale` before, and
+// compares with the reference.
+void ExpectCp1251MatchesReference(const std::string& in, const std::string& stale = "") {
+  auto exact = std::make_unique<char[]>(in.size() + (in.empty() ? 1 : 0));
+  std::copy(in.begin(), in.end(), exact.get());
+  std::string out = stale;
+  AssignCp1251AsUtf8(out, std::string_view(exact.get(), in.size()));
+  const std::string want = Cp1251Reference(in);
+  if (out == want) return;  // Visible is for failures only: it is slow
+  ASSERT_EQ(Visible(out), Visible(want))
+      << "input \"" << Visible(in) << "\" (" << in.size() << " bytes), stale " << stale.size();
+}
+
+// What can stop or fall out of the letters-and-ASCII block path: every byte
+// it hands to the table (80-BF, 0x98 among them), the edges of the ranges it
+// converts itself (00 7F C0 EF F0 FF), and runs of them.
+std::vector<std::string> Cp1251Interruptions() {
+  std::vector<std::string> v;
+  for (int b = 0x80; b < 0xC0; ++b) v.push_back(std::string(1, static_cast<char>(b)));
+  for (const char* x : {"\x7F", "\xC0", "\xEF", "\xF0", "\xFF", "\x98\x98", "\xAB\xBB",
+                        "\xB9\x88\x85", "\xA8\xC0\xB8", "\x80\xFF\x80", "\xBF\xC0\xBF\x7F"}) {
+    v.push_back(x);
+  }
+  v.push_back("\x00"s);
+  v.push_back("\x00\xFF\x00"s);
+  v.push_back(std::string(17, '\x96'));
+  v.push_back(std::string(33, '\xB3'));
+  return v;
+}
+
+// `bytes` of windows-1251 letters (C0-FF, both halves) with ASCII at
+// positions that depend on `variant`, so that the blocks hold letters only,
+// ASCII only and mixtures, split anywhere.
+std::string Cp1251Plain(size_t bytes, int variant) {
+  static const std::string kLetters = "\xCF\xF0\xEE\xE4\xE0\xEC\xC6\xFF\xC0\xDF\xEF\xF0\xD9\xFA";
+  std::string s;
+  for (size_t k = 0; s.size() < bytes; ++k) {
+    if (variant == 3) {
+      s += static_cast<char>('a' + k % 26);  // ASCII only
+    } else if (variant > 0 && k % (2 + variant) == 0) {
+      s += variant % 2 == 0 ? ' ' : '5';
+    } else {
+      s += kLetters[(k * 7 + static_cast<size_t>(variant)) % kLetters.size()];
+    }
+  }
+  return s;
+}
+
+TEST(Cp1251AsUtf8, EveryByteAtEveryPositionMatchesTheReference) {
+  // Each byte value alone at each position of strings up to three blocks
+  // long, among letters and among ASCII.
+  for (size_t len = 1; len <= 49; ++len) {
+    for (int variant : {0, 3}) {
+      const std::string base = Cp1251Plain(len, variant);
+      for (size_t pos = 0; pos < len; ++pos) {
+        for (int b = 0; b < 256; ++b) {
+          std::string in = base;
+          in[pos] = static_cast<char>(b);
+          ExpectCp1251MatchesReference(in);
+        }
+      }
+    }
+  }
+}
+
+TEST(Cp1251AsUtf8, FastPathMatchesTheReferenceAtEveryOffset) {
+  const std::vector<std::string> interruptions = Cp1251Interruptions();
+  for (size_t before = 0; before <= 40; ++before) {
+    for (int variant = 0; variant < 4; ++variant) {
+      const std::string head = Cp1251Plain(before, variant);
+      for (const std::string& x : interruptions) {
+        for (size_t after : {0, 1, 7, 15, 16, 17, 31, 40}) {
+          const std::string in = head + x + Cp1251Plain(after, variant);
+          ExpectCp1251MatchesReference(in);
+          // Twice the interruption, a block apart and not.
+          ExpectCp1251MatchesReference(in + x + head);
+        }
+      }
+    }
+  }
+}
+
+TEST(Cp1251AsUtf8, RandomBytesMatchTheReference) {
+  std::mt19937 rng(1251);
+  std::string out;  // reused, as a result row reuses its strings
+  for (int iter = 0; iter < 20000; ++iter) {
+    const size_t len = rng() % (iter % 10 == 0 ? 2000 : 80);
+    // Mostly letters and ASCII, as text is; sometimes any byte at all.
+    const unsigned any = iter % 3 == 0 ? 1 : 2 + rng() % 60;
+    std::string in(len, '\0');
+    for (char& c : in) {
+      const unsigned r = static_cast<unsigned>(rng());
+      if (r % any == 0) {
+        c = static_cast<char>(r >> 8);
+      } else if ((r >> 8) % 4 == 0) {
+        c = static_cast<char>(0x20 + (r >> 12) % 0x5F);
+      } else {
+        c = static_cast<char>(0xC0 + (r >> 12) % 0x40);
+      }
+    }
+    ExpectCp1251MatchesReference(in, iter % 4 == 0 ? "" : std::string(rng() % 5000, 'x'));
+    AssignCp1251AsUtf8(out, in);
+    ASSERT_EQ(out, Cp1251Reference(in)) << "reused output, input " << Visible(in);
+    // Every suffix start, so that the blocks begin at every alignment.
+    if (iter % 50 == 0) {
+      for (size_t k = 0; k < std::min<size_t>(in.size(), 20); ++k) {
+        ExpectCp1251MatchesReference(in.substr(k));
+      }
+    }
+  }
+}
+
+TEST(Cp1251AsUtf8, LongInputsOfTheWidestCharacters) {
+  // Three UTF-8 bytes a byte throughout, after a run of letters (two a
+  // byte) or not: the output buffer must grow.
+  for (size_t count : {1, 15, 16, 17, 100, 5000}) {
+    const std::string wide(count, '\x88');  // €
+    ExpectCp1251MatchesReference(wide);
+    ExpectCp1251MatchesReference(Cp1251Plain(count, 0) + wide);
+    ExpectCp1251MatchesReference(wide + Cp1251Plain(count, 1) + wide, std::string(count, 'x'));
+    std::string mixed;
+    for (size_t k = 0; k < count; ++k) mixed += k % 2 == 0 ? "\xB9\xE0" : "\xFF";
+    ExpectCp1251MatchesReference(mixed);
+  }
+  std::string out;
+  AssignCp1251AsUtf8(out, std::string(100000, '\xE0') + "\x85" + std::string(100000, 'x'));
+  EXPECT_EQ(out, Cp1251Reference(std::string(100000, '\xE0') + "\x85" + std::string(100000, 'x')));
 }
 
 }  // namespace
