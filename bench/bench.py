@@ -328,6 +328,7 @@ def full_jooble(board, feed, results):
     m = {k: median(v) for k, v in times.items() if v}
     php_ok = 'php' not in failures
     results.update({
+        'jooble_full_feed_jobs': feed_expected, 'jooble_full_php_jobs': php_expected,
         'jooble_full_php_error': failures.get('php', ''),
         'jooble_full_feed_utf8_s': m['feed_utf8'], 'jooble_full_feed_cp1251_s': m['feed_cp1251'],
         'jooble_full_php_s': m['php'] if php_ok else None, 'jooble_full_floor_s': m['floor'],
@@ -431,6 +432,9 @@ def report(results):
 
 
 def main():
+    if sys.argv[1:] == ['--report']:
+        with open(os.path.join(BASE, 'last-results.json')) as f:
+            return publish(json.load(f))
     if not os.path.exists(BINARY):
         raise SystemExit('bench: build first (bench/run.sh builds %s)' % BINARY)
     os.makedirs(BASE, exist_ok=True)
@@ -458,6 +462,14 @@ def main():
         feed.stop()
         small.stop()
         big.stop()
+    # The figures first, so that a report can be made again from them
+    # (bench.py --report) without measuring again.
+    with open(os.path.join(BASE, 'last-results.json'), 'w') as f:
+        json.dump(results, f)
+    publish(results)
+
+
+def publish(results):
     stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M')
     results['chart'] = os.path.join(RESULTS, 'throughput-%s.png' % stamp)
     chart(results, results['chart'])

@@ -18,8 +18,13 @@ void Plain(std::string_view in, std::string& out) { out += LegacyHtmlToText(in);
 
 void Trim(std::string_view in, std::string& out) { out += Trimmed(in); }
 
-// "1" when the field has a value (a phone, a photo), else "0".
-void Flag(std::string_view in, std::string& out) { out += Trimmed(in).empty() ? '0' : '1'; }
+// "1" when the field has a value (a phone, a photo), else "0". A value of
+// "0" is no value, so that SQL may compute the flag itself
+// (TRIM(phone) <> '' gives 0 or 1) and send one byte instead of the string.
+void Flag(std::string_view in, std::string& out) {
+  std::string_view v = Trimmed(in);
+  out += v.empty() || v == "0" ? '0' : '1';
+}
 
 std::optional<LocalTime> AsTime(std::string_view in) {
   return ParseSqlDateTime(Trimmed(in), /*allow_date_only=*/true);

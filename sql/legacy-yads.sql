@@ -2,7 +2,8 @@
 -- Same rows as php/yads.php (active ads added at or after :since) but in
 -- keyset order (added, ad_id), which the `added` index serves. The robot
 -- works out expiry from date and period; days = 0 means the board's default
--- of 30 days.
+-- of 30 days. The contact flags are computed here (the template's `flag`
+-- reads 0 as none), which asks the server for less than yads.php does.
 SELECT a.ad_id                        AS ad_id,
        a.ad_id                        AS id,
        a.title                        AS title,
@@ -10,10 +11,10 @@ SELECT a.ad_id                        AS ad_id,
        a.author                       AS author,
        a.kind                         AS tip,
        c.name                         AS town,
-       a.phone                        AS phone,
-       a.email                        AS email,
-       a.icq                          AS icq,
-       a.photo                        AS photo,
+       TRIM(a.phone) <> ''           AS phone,   -- flags made here: one
+       TRIM(a.email) <> ''           AS email,   -- byte a row instead of
+       TRIM(a.icq) <> ''             AS icq,     -- the whole strings
+       a.photo <> ''                 AS photo,
        a.added                        AS added,
        IF(a.days > 0, a.days, 30)     AS period,
        CONCAT(:site_url, '/ad/', a.ad_id, '.html') AS url

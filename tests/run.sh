@@ -108,6 +108,7 @@ if [ -f "$LEGACY/schema.sql" ] && [ -f "$LEGACY/gen.py" ]; then
     fi
 fi
 
+export FEED_TEST_APACHE_LOG=$WORK/apache/log/apache-error.log
 export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
 

@@ -303,6 +303,15 @@ TEST_F(HttpE2e, MalformedRequestsGetTheirFourHundredAndTheProcessStaysUp) {
   EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00&utm_source=robot").status, 200);
 }
 
+TEST_F(HttpE2e, LeftOutIdsReachTheServerLog) {
+  ASSERT_EQ(Http("GET", "/yads?date=2026-01-01+00:00:00").status, 200);
+  auto bad = testing::Table("SELECT HEX(ref) FROM listing WHERE status = 'active' AND CHAR_LENGTH(ref) > 32 ORDER BY added, id LIMIT 1");
+  ASSERT_FALSE(bad.empty());
+  std::ifstream log(Env("FEED_TEST_APACHE_LOG"));
+  std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("id='" + testing::Unhex(bad[0][0]) + "' breaks maxlen=32"), std::string::npos);
+}
+
 TEST_F(HttpE2e, JoobleBotGetsItsFeedThen304AndItsVisitIsRecorded) {
   testing::Mariadb("TRUNCATE feed_robot_visit");
   const std::string bot = "User-Agent: Mozilla/5.0 (compatible; JoobleBot/2.0)";

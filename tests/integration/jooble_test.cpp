@@ -77,6 +77,14 @@ std::map<std::string, Job> ParseJobs(const Reply& r, bool cp1251, std::string* h
   for (const tinyxml2::XMLElement* j = root->FirstChildElement("job"); j; j = j->NextSiblingElement("job")) {
     EXPECT_EQ(j->FirstAttribute()->Next(), nullptr) << "id is the only attribute";
     Job job;
+    // The elements in the order the format gives; <expire> only when known.
+    std::string order;
+    for (const tinyxml2::XMLElement* e = j->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      order += std::string(order.empty() ? "" : " ") + e->Name();
+    }
+    EXPECT_TRUE(order == "link name region salary company companyinfo description contacts expire pubdate updated" ||
+                order == "link name region salary company companyinfo description contacts pubdate updated")
+        << order;
     for (const tinyxml2::XMLElement* e = j->FirstChildElement(); e; e = e->NextSiblingElement()) {
       std::string all;
       for (const tinyxml2::XMLNode* n = e->FirstChild(); n; n = n->NextSibling()) {

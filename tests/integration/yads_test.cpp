@@ -393,6 +393,19 @@ TEST_F(YadsIntegration, PlainCgiServesOneRequest) {
   EXPECT_NE(out.find("<continue>"), std::string::npos);
 }
 
+TEST_F(YadsIntegration, AConfigMistakeStopsTheProgramAtStartWithFileAndLine) {
+  std::string config = testing::WriteSampleConfig({{"page_size", "lots"}});
+  std::string err = config + ".err";
+  // As mod_fcgid starts it (no command): it must not serve half-configured.
+  int rc = testing::Shell("FEED_CONFIG='" + config + "' '" + Env("FEED_TEST_BIN") + "' </dev/null >/dev/null 2>'" + err + "'");
+  EXPECT_NE(rc, 0);
+  std::ifstream in(err);
+  std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(message.find(config + ":"), std::string::npos) << message;
+  EXPECT_NE(message.find("page_size must be a whole number"), std::string::npos) << message;
+  EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << "reported once: " << message;
+}
+
 TEST_F(YadsIntegration, MappingErrorsAreFoundAtStart) {
   // A template field the query does not return: `check` says which.
   std::string root = Env("FEED_TEST_ROOT");

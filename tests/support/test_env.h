@@ -6,6 +6,7 @@
 //   FEED_TEST_DB_DIR   the MariaDB harness folder (for stop/start)
 //   FEED_TEST_BIN      the feed.fcgi binary
 //   FEED_TEST_URL      the feed under Apache: http://127.0.0.1:PORT/cgi-bin/feed.fcgi
+//   FEED_TEST_APACHE_LOG  that Apache's error log (feed.fcgi's stderr)
 #pragma once
 
 #include <functional>

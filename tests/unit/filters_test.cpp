@@ -1,0 +1,58 @@
+#include "filters.h"
+
+#include <gtest/gtest.h>
+
+#include "datetime.h"
+
+namespace feed {
+namespace {
+
+std::string Apply(const char* filter, std::string_view in) {
+  FilterFn f = FindFilter(filter);
+  EXPECT_NE(f, nullptr) << filter;
+  std::string out;
+  if (f) f(in, out);
+  return out;
+}
+
+TEST(Filters, EachFilterOnTypicalAndAwkwardValues) {
+  ASSERT_TRUE(SiteZone::Use("Europe/Kiev"));
+  struct Case {
+    const char* filter;
+    std::string in, out;
+  } cases[] = {
+      {"plain", " <b>Продам</b> &quot;ВАЗ&quot;<br>тел. ", "Продам \"ВАЗ\"\nтел."},
+      {"trim", "\t a b \r\n", "a b"},
+      {"flag", "+380501234567", "1"},
+      {"flag", "", "0"},
+      {"flag", " \t", "0"},
+      {"flag", "0", "0"},
+      {"flag", "1", "1"},
+      {"flag", "photo.jpg", "1"},
+      {"date", "2026-10-01 08:05:09", "2026-10-01"},
+      {"date", "2026-10-01", "2026-10-01"},
+      {"date", "not a date", ""},
+      {"date", "", ""},
+      {"datetime", "2026-10-01 08:05:09", "2026-10-01 08:05:09"},
+      {"datetime", "2026-10-01", "2026-10-01 00:00:00"},
+      {"dmy", "2026-03-07", "07.03.2026"},
+      {"dmy", "2026-13-07", ""},
+      {"rfc822", "2026-07-01 12:00:00", "Wed, 01 Jul 2026 12:00:00 +0300"},
+      {"rfc822", "2026-11-01 12:00:00", "Sun, 01 Nov 2026 12:00:00 +0200"},
+      {"rfc3339", "2026-11-01 12:00:00", "2026-11-01T12:00:00+02:00"},
+      {"rfc3339utc", "2026-11-01 12:00:00", "2026-11-01T10:00:00Z"},
+      {"noscheme", "http://doska.example/ad/1.html", "doska.example/ad/1.html"},
+      {"noscheme", "https://doska.example/", "doska.example/"},
+      {"noscheme", "doska.example/ad/1.html", "doska.example/ad/1.html"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(Apply(c.filter, c.in), c.out) << c.filter << "(" << c.in << ")";
+}
+
+TEST(Filters, UnknownNamesAreNotFilters) {
+  EXPECT_EQ(FindFilter("nosuch"), nullptr);
+  EXPECT_EQ(FindFilter(""), nullptr);
+  EXPECT_NE(FilterNames().find("plain, trim, flag"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace feed
