@@ -159,40 +159,99 @@ void Feed::BindKeyset(const std::vector<int64_t>& key, SqlParams* params) const 
   }
 }
 
-void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* report) {
-  QueryParams params = QueryParams::Parse(req.query_string);
-
-  // The since-moment.
-  std::string since_text;
+std::string Feed::SinceMoment(const Request& req, const QueryParams& params, Database& db) const {
   if (config_.since == SinceSource::kParam) {
-    if (auto v = params.Get(config_.since_param)) {
-      auto t = ParseSqlDateTime(*v);
-      if (!t) {
-        throw BadRequest(config_.since_param + " must be YYYY-MM-DD HH:MM:SS in the site's time, such as 2026-11-01 09:30:00");
-      }
-      since_text = FormatSqlDateTime(*t);
+    auto v = params.Get(config_.since_param);
+    if (!v) return "";
+    auto t = ParseSqlDateTime(*v);
+    if (!t) {
+      throw BadRequest(config_.since_param + " must be YYYY-MM-DD HH:MM:SS in the site's time, such as 2026-11-01 09:30:00");
     }
+    return FormatSqlDateTime(*t);
   }
-
-  // A robot's feed starts after its last visit: If-Modified-Since when the
-  // request has one, else the visit the site recorded.
-  const bool robot = config_.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, config_.robot);
   if (config_.since == SinceSource::kRobot) {
-    Bind(db);
+    // After the robot's last visit: If-Modified-Since when the request has
+    // one (an unreadable one is ignored, as HTTP says), else the record.
     if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
-      since_text = FormatSqlDateTime(SiteZone::FromUnix(*ims));
-    } else {
-      Rows visit = db.Run(LoadVisitQuery(), {{"robot", config_.robot}, {"feed", config_.name}});
-      if (visit.Next() && !visit.IsNull(0)) since_text = std::string(visit.Get(0));
+      return FormatSqlDateTime(SiteZone::FromUnix(*ims));
+    }
+    Rows visit = db.Run(LoadVisitQuery(), {{"robot", config_.robot}, {"feed", config_.name}});
+    if (visit.Next() && !visit.IsNull(0)) return std::string(visit.Get(0));
+  }
+  return "";
+}
+
+bool Feed::AnswerNotModified(const Request& req, Database& db, const SqlParams& sp, std::string state, bool gzip,
+                             ResponseHead* head, Response& resp) const {
+  Rows st = db.Run(*state_query_, sp);
+  std::optional<UnixTime> last_modified;
+  if (st.Next()) {
+    for (size_t i = 0; i < st.size(); ++i) state.append(st.Get(i)).push_back('\x1f');
+    if (auto t = ParseSqlDateTime(st.Get(0), true)) last_modified = SiteZone::ToUnix(*t);
+  }
+  // A strong tag per representation: the gzip one differs.
+  const std::string etag = "\"" + Hex64(SipHash24(identity_, identity_ ^ 0x5bd1e995, state)) + (gzip ? "-gz" : "") + "\"";
+  bool not_modified = false;
+  if (!req.if_none_match.empty()) {
+    not_modified = NoneMatchHits(req.if_none_match, etag);  // checked first
+  } else if (!req.if_modified_since.empty() && last_modified) {
+    auto ims = ParseHttpDate(req.if_modified_since);
+    not_modified = ims && *last_modified <= *ims;
+  }
+  if (not_modified) {
+    ResponseHead nm;
+    nm.status = 304;
+    nm.Add("ETag", etag);
+    if (last_modified) nm.Add("Last-Modified", FormatHttpDate(*last_modified));
+    nm.Add("Vary", "Accept-Encoding");
+    resp.Start(nm, false);
+    resp.Finish();
+    return true;
+  }
+  head->Add("ETag", etag);
+  if (last_modified) head->Add("Last-Modified", FormatHttpDate(*last_modified));
+  return false;
+}
+
+std::vector<int64_t> Feed::FirstKeyset(const std::string& since) const {
+  std::vector<int64_t> key(config_.keyset.size(), INT64_MIN);
+  for (size_t i = 0; i < key.size(); ++i) {
+    if (key_types_[i] != ColumnType::kInteger) {
+      key[i] = NaiveSeconds(*ParseSqlDateTime(since));
+      break;  // later fields stay at their minimum
     }
   }
+  return key;
+}
+
+void Feed::RecordVisit(Database& db, int64_t run_start, FeedReport* report) const {
+  SqlParams visit = {{"robot", config_.robot},
+                     {"feed", config_.name},
+                     {"visit", FormatSqlDateTime(FromNaiveSeconds(run_start - config_.settle_seconds))},
+                     {"now", FormatSqlDateTime(FromNaiveSeconds(run_start))}};
+  try {
+    db.Update(SaveVisitQuery(), visit);
+    report->visit_recorded = true;
+  } catch (const FeedError& e) {
+    // The feed was delivered; the robot will get these rows again.
+    report->visit_error = e.what();
+  }
+}
+
+void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* report) {
+  // Client input is checked before the database is asked anything, so a
+  // bad request is a 400 even while the database is down.
+  QueryParams params = QueryParams::Parse(req.query_string);
+  const std::string since_text = SinceMoment(req, params, db);
 
   // Where this page starts: a continue token, or the first row.
   const std::string binding = config_.name + '\n' + since_text;
   std::optional<ContinueToken> token;
+  std::string token_text;
   if (!config_.continue_param.empty()) {
     if (auto v = params.Get(config_.continue_param)) {
-      token = codec_->Decode(*v, binding);
+      token_text = *v;
+      token = codec_->Decode(token_text, binding);
       if (!token || token->keyset.size() != config_.keyset.size()) {
         throw BadRequest(config_.continue_param + " is not a token this feed issued for this " +
                          (config_.since == SinceSource::kParam ? config_.since_param : std::string("request")) +
@@ -212,38 +271,11 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
   head.Add("Vary", "Accept-Encoding");
   const bool gzip = AcceptsGzip(req.accept_encoding);
   if (gzip) head.Add("Content-Encoding", "gzip");
-
-  // Validators from the state query: the newest change, and an entity tag
-  // over everything the body depends on except the generation moment.
-  if (state_query_) {
-    Rows st = db.Run(*state_query_, sp);
-    std::string state = since_text + '\x1f' + (token ? params.Get(config_.continue_param).value_or("") : "");
-    std::optional<UnixTime> last_modified;
-    if (st.Next()) {
-      for (size_t i = 0; i < st.size(); ++i) state.append(st.Get(i)).push_back('\x1f');
-      if (auto t = ParseSqlDateTime(st.Get(0), true)) last_modified = SiteZone::ToUnix(*t);
-    }
-    std::string etag = "\"" + Hex64(SipHash24(identity_, identity_ ^ 0x5bd1e995, state)) + (gzip ? "-gz" : "") + "\"";
-    bool not_modified = false;
-    if (!req.if_none_match.empty()) {
-      not_modified = NoneMatchHits(req.if_none_match, etag);
-    } else if (!req.if_modified_since.empty() && last_modified) {
-      auto ims = ParseHttpDate(req.if_modified_since);
-      not_modified = ims && *last_modified <= *ims;
-    }
-    if (not_modified) {
-      ResponseHead nm;
-      nm.status = 304;
-      nm.Add("ETag", etag);
-      if (last_modified) nm.Add("Last-Modified", FormatHttpDate(*last_modified));
-      nm.Add("Vary", "Accept-Encoding");
-      resp.Start(nm, false);
-      resp.Finish();
-      report->complete = true;
-      return;
-    }
-    head.Add("ETag", etag);
-    if (last_modified) head.Add("Last-Modified", FormatHttpDate(*last_modified));
+  // The entity tag covers everything the body depends on but the moment
+  // it was made.
+  if (state_query_ && AnswerNotModified(req, db, sp, since_text + '\x1f' + token_text + '\x1f', gzip, &head, resp)) {
+    report->complete = true;
+    return;
   }
 
   // The first chunk is read before anything is sent, so that a database
@@ -255,22 +287,13 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
     if (paged && budget + 1 < lim) lim = budget + 1;  // one more tells whether a page follows
     return lim;
   };
-  std::vector<int64_t> key, prev;
-  if (token) {
-    key = token->keyset;
-  } else {
-    key.assign(config_.keyset.size(), INT64_MIN);
-    for (size_t i = 0; i < key.size(); ++i) {
-      if (key_types_[i] != ColumnType::kInteger) {
-        key[i] = NaiveSeconds(*ParseSqlDateTime(std::get<std::string>(sp["since"])));
-        break;  // later fields stay at their minimum
-      }
-    }
-  }
+  std::vector<int64_t> key = token ? token->keyset : FirstKeyset(std::get<std::string>(sp["since"]));
   size_t limit = chunk_limit();
-  BindKeyset(key, &sp);
-  sp["limit"] = static_cast<int64_t>(limit);
-  auto read = [&] { return config_.stream ? db.Stream(query_, sp) : db.Run(query_, sp); };
+  auto read = [&] {
+    BindKeyset(key, &sp);
+    sp["limit"] = static_cast<int64_t>(limit);
+    return config_.stream ? db.Stream(query_, sp) : db.Run(query_, sp);
+  };
   Rows rows = read();
 
   resp.Start(head, gzip);
@@ -287,15 +310,14 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
   out.reserve(kFlushBytes + 64 * 1024);
   template_.RenderHead(out, doc);
 
-  bool more = false;
   // Every row must come strictly after the position the query was given.
-  prev = key;
+  std::vector<int64_t> prev = key;
   for (;;) {
     size_t got = 0;
     while (rows.Next()) {
       ++got;
       if (paged && budget == 0) {
-        more = true;  // the extra row: another page follows
+        doc.more = true;  // the extra row: another page follows
         break;
       }
       ReadKeyset(rows, &key);
@@ -319,20 +341,16 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
         out.clear();
       }
     }
-    if (more || got < limit) break;
+    if (doc.more || got < limit) break;
     limit = chunk_limit();  // 1 when the page is full: is there another row?
-    BindKeyset(key, &sp);
-    sp["limit"] = static_cast<int64_t>(limit);
     rows = read();
   }
 
-  doc.more = more;
-  if (more) {
-    ContinueToken next{run_start, prev};
-    doc.continue_token = codec_->Encode(next, binding);
+  if (doc.more) {
+    doc.continue_token = codec_->Encode(ContinueToken{run_start, prev}, binding);
     report->continue_token = doc.continue_token;
   }
-  report->more = more;
+  report->more = doc.more;
   template_.RenderTail(out, doc);
   resp.Write(out);
   resp.Finish();
@@ -341,18 +359,8 @@ void Feed::Serve(const Request& req, Database& db, Response& resp, FeedReport* r
   // The robot got the whole feed: next time it gets what changed after the
   // snapshot (less the settle margin, for rows still being committed then).
   // A person looking at the feed moves nothing.
-  if (robot) {
-    SqlParams visit = {{"robot", config_.robot},
-                       {"feed", config_.name},
-                       {"visit", FormatSqlDateTime(FromNaiveSeconds(run_start - config_.settle_seconds))},
-                       {"now", FormatSqlDateTime(FromNaiveSeconds(run_start))}};
-    try {
-      db.Update(SaveVisitQuery(), visit);
-      report->visit_recorded = true;
-    } catch (const FeedError& e) {
-      // The feed was delivered; the robot will get these rows again.
-      report->visit_error = e.what();
-    }
+  if (config_.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, config_.robot)) {
+    RecordVisit(db, run_start, report);
   }
 }
 

@@ -71,9 +71,20 @@ class Feed {
   void Serve(const Request& req, Database& db, Response& resp, FeedReport* report);
 
  private:
-  struct Position;
+  // The since-moment as "YYYY-MM-DD HH:MM:SS", or "" for none; throws
+  // kBadRequest for a malformed since parameter.
+  std::string SinceMoment(const Request& req, const QueryParams& params, Database& db) const;
+  // Runs the state query; answers 304 and returns true when the request's
+  // validators match, else adds ETag and Last-Modified to `head`. `state`
+  // seeds the entity tag with the request's own inputs.
+  bool AnswerNotModified(const Request& req, Database& db, const SqlParams& sp, std::string state, bool gzip,
+                         ResponseHead* head, Response& resp) const;
+  // The position before the first row: the since-moment for the first date
+  // field, the smallest value for the rest.
+  std::vector<int64_t> FirstKeyset(const std::string& since) const;
   void ReadKeyset(const Rows& rows, std::vector<int64_t>* key) const;
   void BindKeyset(const std::vector<int64_t>& key, SqlParams* params) const;
+  void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
 
   FeedConfig config_;
   Template template_;

@@ -322,7 +322,9 @@ TEST_F(YadsIntegration, DatabaseOutageGives503ThenRecoversInTheSameProcess) {
   testing::StopDatabase();
   Reply down = Get(app, "");
   Reply down_head = Get(app, "", "HEAD");
+  Reply down_bad = Get(app, "date=yesterday");
   testing::StartDatabase();
+  EXPECT_EQ(down_bad.status, 400) << "client input is judged before the database is asked";
   EXPECT_EQ(down.status, 503);
   EXPECT_EQ(down.headers["Retry-After"], "60");
   EXPECT_EQ(down.headers["Content-Type"], "text/plain; charset=utf-8");
