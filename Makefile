@@ -6,6 +6,7 @@
 #   make stop       stop what `make run` started
 #   make test       install what is missing, build, run every test
 #   make bench      measure against the legacy PHP scripts (see bench/README.md)
+#   make format     clang-format the sources (.clang-format)
 #   make install    prefix=/usr/local DESTDIR= : $(prefix)/cgi-bin/feed.fcgi and
 #                   $(prefix)/share/feed-fcgi/{conf,templates,sql} (the configs
 #                   name templates and SQL relative to their own folder)
@@ -42,7 +43,7 @@ FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
 
 BIN := cgi-bin/feed.fcgi
 
-.PHONY: all binaries deps run stop test unit fuzz bench install clean
+.PHONY: all binaries deps run stop test unit fuzz bench format install clean
 all: $(BIN)
 
 # Everything tests/run.sh runs, in $(BUILD) (build/sanitize with SANITIZE=1).
@@ -103,6 +104,9 @@ install: $(BIN)
 	install -m 644 templates/*.xml $(DESTDIR)$(datadir)/templates/
 	install -m 644 sql/*.sql $(DESTDIR)$(datadir)/sql/
 	install -m 644 conf/* $(DESTDIR)$(datadir)/conf/
+
+format:
+	clang-format -i lib/*.h lib/*.cpp cgi-bin/*.cpp tests/*/*.cpp bench/*.cpp
 
 clean:
 	rm -rf build $(BIN)

@@ -371,6 +371,7 @@ set title "Full Yads dump, %d ads: throughput (ads/s, higher is better)"
 set style fill solid 0.8
 set boxwidth 0.6
 set yrange [0:*]
+set offsets 0, 0, graph 0.1, 0
 set grid ytics
 unset key
 plot '%s' using 1:3:xtic(2) with boxes lc rgb "#4472c4", '' using 1:3:(sprintf("%%.0f", $3)) with labels offset 0,1

@@ -64,12 +64,25 @@ std::string Unescape(std::string_view s) {
     if (s[i] == '\\' && i + 1 < s.size()) {
       char c = s[++i];
       switch (c) {
-        case 'n': out.push_back('\n'); break;
-        case 't': out.push_back('\t'); break;
-        case 'r': out.push_back('\r'); break;
-        case '0': out.push_back('\0'); break;
-        case '\\': out.push_back('\\'); break;
-        default: out.push_back('\\'); out.push_back(c); break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case '0':
+          out.push_back('\0');
+          break;
+        case '\\':
+          out.push_back('\\');
+          break;
+        default:
+          out.push_back('\\');
+          out.push_back(c);
+          break;
       }
     } else {
       out.push_back(s[i]);
@@ -119,101 +132,96 @@ double BestSeconds(int reps, Fn&& fn) {
 }
 
 void Report(const char* name, double seconds, size_t bytes, size_t rows) {
-  std::printf("%-34s %9.1f MB/s %9.1f ns/row %8.1f ms\n", name, bytes / seconds / 1e6,
-              seconds * 1e9 / rows, seconds * 1e3);
+  std::printf("%-34s %9.1f MB/s %9.1f ns/row %8.1f ms\n", name, bytes / seconds / 1e6, seconds * 1e9 / rows,
+              seconds * 1e3);
 }
 
 // Namespace-generic benchmarks, so the old implementation can be timed too.
-#define DEFINE_BENCH(NS)                                                                       \
-  void Bench_##NS(const char* tag, const std::vector<Row>& rows,                              \
-                  const std::vector<Row>& plain, int reps) {                                   \
-    size_t in_bytes = 0, plain_bytes = 0;                                                      \
-    for (size_t i = 0; i < rows.size(); ++i) {                                                 \
-      for (int f = 0; f < 3; ++f) {                                                            \
-        in_bytes += rows[i].field[f].size();                                                   \
-        plain_bytes += plain[i].field[f].size();                                               \
-      }                                                                                        \
-    }                                                                                          \
-    std::string name;                                                                          \
-    double t0 = BestSeconds(reps, [&] {                                                        \
-      std::string out;                                                                         \
-      for (const Row& r : plain) {                                                             \
-        out.clear();                                                                           \
-        for (const std::string& f : r.field) out.append(f);                                    \
-        g_sink += out.size();                                                                  \
-      }                                                                                        \
-    });                                                                                        \
-    Report((name = std::string(tag) + "(floor: append plain text)").c_str(), t0, plain_bytes, \
-           rows.size());                                                                       \
-    double t = BestSeconds(reps, [&] {                                                         \
-      for (const Row& r : rows)                                                                \
-        for (const std::string& f : r.field) g_sink += NS::LegacyHtmlToText(f).size();         \
-    });                                                                                        \
-    Report((name = std::string(tag) + "LegacyHtmlToText").c_str(), t, in_bytes, rows.size()); \
-    struct Case {                                                                              \
-      const char* name;                                                                        \
-      NS::XmlContext ctx;                                                                      \
-      NS::Charset cs;                                                                          \
-    };                                                                                         \
-    const Case cases[] = {                                                                     \
-        {"AppendXml text cp1251", NS::XmlContext::kText, NS::Charset::kWindows1251},           \
-        {"AppendXml text utf8", NS::XmlContext::kText, NS::Charset::kUtf8},                    \
-        {"AppendXml cdata cp1251", NS::XmlContext::kCData, NS::Charset::kWindows1251},         \
-        {"AppendXml attr cp1251", NS::XmlContext::kAttribute, NS::Charset::kWindows1251},      \
-    };                                                                                         \
-    for (const Case& c : cases) {                                                              \
-      std::string out;                                                                         \
-      double t2 = BestSeconds(reps, [&] {                                                      \
-        for (const Row& r : plain) {                                                           \
-          out.clear();                                                                         \
-          for (const std::string& f : r.field) NS::AppendXml(out, f, c.ctx, c.cs);             \
-          g_sink += out.size();                                                                \
-        }                                                                                      \
-      });                                                                                      \
-      Report((name = std::string(tag) + c.name).c_str(), t2, plain_bytes, rows.size());        \
-    }                                                                                          \
-    double t3 = BestSeconds(reps, [&] {                                                        \
-      std::string out;                                                                         \
-      for (const Row& r : rows) {                                                              \
-        out.clear();                                                                           \
-        for (const std::string& f : r.field) {                                                 \
-          NS::AppendXml(out, NS::LegacyHtmlToText(f), NS::XmlContext::kText,                   \
-                        NS::Charset::kWindows1251);                                            \
-        }                                                                                      \
-        g_sink += out.size();                                                                  \
-      }                                                                                        \
-    });                                                                                        \
-    Report((name = std::string(tag) + "pipeline (html->text cp1251)").c_str(), t3, in_bytes,   \
-           rows.size());                                                                       \
+#define DEFINE_BENCH(NS)                                                                                    \
+  void Bench_##NS(const char* tag, const std::vector<Row>& rows, const std::vector<Row>& plain, int reps) { \
+    size_t in_bytes = 0, plain_bytes = 0;                                                                   \
+    for (size_t i = 0; i < rows.size(); ++i) {                                                              \
+      for (int f = 0; f < 3; ++f) {                                                                         \
+        in_bytes += rows[i].field[f].size();                                                                \
+        plain_bytes += plain[i].field[f].size();                                                            \
+      }                                                                                                     \
+    }                                                                                                       \
+    std::string name;                                                                                       \
+    double t0 = BestSeconds(reps, [&] {                                                                     \
+      std::string out;                                                                                      \
+      for (const Row& r : plain) {                                                                          \
+        out.clear();                                                                                        \
+        for (const std::string& f : r.field) out.append(f);                                                 \
+        g_sink += out.size();                                                                               \
+      }                                                                                                     \
+    });                                                                                                     \
+    Report((name = std::string(tag) + "(floor: append plain text)").c_str(), t0, plain_bytes, rows.size()); \
+    double t = BestSeconds(reps, [&] {                                                                      \
+      for (const Row& r : rows)                                                                             \
+        for (const std::string& f : r.field) g_sink += NS::LegacyHtmlToText(f).size();                      \
+    });                                                                                                     \
+    Report((name = std::string(tag) + "LegacyHtmlToText").c_str(), t, in_bytes, rows.size());               \
+    struct Case {                                                                                           \
+      const char* name;                                                                                     \
+      NS::XmlContext ctx;                                                                                   \
+      NS::Charset cs;                                                                                       \
+    };                                                                                                      \
+    const Case cases[] = {                                                                                  \
+        {"AppendXml text cp1251", NS::XmlContext::kText, NS::Charset::kWindows1251},                        \
+        {"AppendXml text utf8", NS::XmlContext::kText, NS::Charset::kUtf8},                                 \
+        {"AppendXml cdata cp1251", NS::XmlContext::kCData, NS::Charset::kWindows1251},                      \
+        {"AppendXml attr cp1251", NS::XmlContext::kAttribute, NS::Charset::kWindows1251},                   \
+    };                                                                                                      \
+    for (const Case& c : cases) {                                                                           \
+      std::string out;                                                                                      \
+      double t2 = BestSeconds(reps, [&] {                                                                   \
+        for (const Row& r : plain) {                                                                        \
+          out.clear();                                                                                      \
+          for (const std::string& f : r.field) NS::AppendXml(out, f, c.ctx, c.cs);                          \
+          g_sink += out.size();                                                                             \
+        }                                                                                                   \
+      });                                                                                                   \
+      Report((name = std::string(tag) + c.name).c_str(), t2, plain_bytes, rows.size());                     \
+    }                                                                                                       \
+    double t3 = BestSeconds(reps, [&] {                                                                     \
+      std::string out;                                                                                      \
+      for (const Row& r : rows) {                                                                           \
+        out.clear();                                                                                        \
+        for (const std::string& f : r.field) {                                                              \
+          NS::AppendXml(out, NS::LegacyHtmlToText(f), NS::XmlContext::kText, NS::Charset::kWindows1251);    \
+        }                                                                                                   \
+        g_sink += out.size();                                                                               \
+      }                                                                                                     \
+    });                                                                                                     \
+    Report((name = std::string(tag) + "pipeline (html->text cp1251)").c_str(), t3, in_bytes, rows.size());  \
   }
 
 // AssignCp1251AsUtf8 over a windows-1251 corpus; MB/s of cp1251 input bytes.
-#define DEFINE_CP1251_BENCH(NS)                                                                \
-  void BenchCp1251_##NS(const char* tag, const std::vector<Row>& rows, int reps) {            \
-    size_t in_bytes = 0;                                                                       \
-    for (const Row& r : rows)                                                                  \
-      for (const std::string& f : r.field) in_bytes += f.size();                               \
-    std::string name;                                                                          \
-    std::string out[3];                                                                        \
-    double t0 = BestSeconds(reps, [&] {                                                        \
-      for (const Row& r : rows) {                                                              \
-        for (int f = 0; f < 3; ++f) {                                                          \
-          out[f].assign(r.field[f]);                                                           \
-          g_sink += out[f].size();                                                             \
-        }                                                                                      \
-      }                                                                                        \
-    });                                                                                        \
-    Report((name = std::string(tag) + "(floor: assign cp1251 bytes)").c_str(), t0, in_bytes,  \
-           rows.size());                                                                       \
-    double t = BestSeconds(reps, [&] {                                                         \
-      for (const Row& r : rows) {                                                              \
-        for (int f = 0; f < 3; ++f) {                                                          \
-          NS::AssignCp1251AsUtf8(out[f], r.field[f]);                                          \
-          g_sink += out[f].size();                                                             \
-        }                                                                                      \
-      }                                                                                        \
-    });                                                                                        \
-    Report((name = std::string(tag) + "AssignCp1251AsUtf8").c_str(), t, in_bytes, rows.size()); \
+#define DEFINE_CP1251_BENCH(NS)                                                                            \
+  void BenchCp1251_##NS(const char* tag, const std::vector<Row>& rows, int reps) {                         \
+    size_t in_bytes = 0;                                                                                   \
+    for (const Row& r : rows)                                                                              \
+      for (const std::string& f : r.field) in_bytes += f.size();                                           \
+    std::string name;                                                                                      \
+    std::string out[3];                                                                                    \
+    double t0 = BestSeconds(reps, [&] {                                                                    \
+      for (const Row& r : rows) {                                                                          \
+        for (int f = 0; f < 3; ++f) {                                                                      \
+          out[f].assign(r.field[f]);                                                                       \
+          g_sink += out[f].size();                                                                         \
+        }                                                                                                  \
+      }                                                                                                    \
+    });                                                                                                    \
+    Report((name = std::string(tag) + "(floor: assign cp1251 bytes)").c_str(), t0, in_bytes, rows.size()); \
+    double t = BestSeconds(reps, [&] {                                                                     \
+      for (const Row& r : rows) {                                                                          \
+        for (int f = 0; f < 3; ++f) {                                                                      \
+          NS::AssignCp1251AsUtf8(out[f], r.field[f]);                                                      \
+          g_sink += out[f].size();                                                                         \
+        }                                                                                                  \
+      }                                                                                                    \
+    });                                                                                                    \
+    Report((name = std::string(tag) + "AssignCp1251AsUtf8").c_str(), t, in_bytes, rows.size());            \
   }
 
 DEFINE_BENCH(feed)

@@ -149,8 +149,8 @@ int ServeFastCgi(feed::App& app) {
   }
   while (FCGX_Accept_r(&request) >= 0) {
     // Everything needed is copied out of envp before FCGX_Finish_r.
-    feed::Request req = feed::RequestFromEnvironment(
-        [&](const char* name) { return FCGX_GetParam(name, request.envp); });
+    feed::Request req =
+        feed::RequestFromEnvironment([&](const char* name) { return FCGX_GetParam(name, request.envp); });
     FcgxSink sink(request.out);
     app.Handle(req, sink, true);
     FCGX_Finish_r(&request);

@@ -19,9 +19,7 @@ std::string Trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-std::string Where(const std::string& file, int line) {
-  return file + ":" + std::to_string(line) + ": ";
-}
+std::string Where(const std::string& file, int line) { return file + ":" + std::to_string(line) + ": "; }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -47,8 +45,8 @@ int ParseInt(const IniValue& v, const std::string& file, const std::string& key,
   bool digits = !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
   int n = digits ? std::atoi(s.c_str()) : -1;
   if (!digits || n < lo || n > hi) {
-    throw ConfigError(Where(file, v.line) + key + " must be a whole number from " +
-                      std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + s + "'");
+    throw ConfigError(Where(file, v.line) + key + " must be a whole number from " + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ", not '" + s + "'");
   }
   return n;
 }
@@ -74,12 +72,18 @@ bool IsName(const std::string& s) {
 
 void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig* db) {
   for (const auto& [key, v] : sec.entries) {
-    if (key == "host") db->host = v.value;
-    else if (key == "port") db->port = ParseInt(v, file, key, 1, 65535);
-    else if (key == "socket") db->socket = v.value;
-    else if (key == "user") db->user = v.value;
-    else if (key == "password") db->password = v.value;
-    else if (key == "name") db->name = v.value;
+    if (key == "host")
+      db->host = v.value;
+    else if (key == "port")
+      db->port = ParseInt(v, file, key, 1, 65535);
+    else if (key == "socket")
+      db->socket = v.value;
+    else if (key == "user")
+      db->user = v.value;
+    else if (key == "password")
+      db->password = v.value;
+    else if (key == "name")
+      db->name = v.value;
     else if (key == "charset") {
       if (v.value != "utf8mb4" && v.value != "utf8" && v.value != "cp1251") {
         throw ConfigError(Where(file, v.line) + "charset must be utf8mb4, utf8 or cp1251");
@@ -175,11 +179,14 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
   }
   if (!have_template) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs template = FILE");
   if (!have_query) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs query = FILE");
-  if (f.keyset.empty()) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs keyset = FIELDS (the query's ORDER BY)");
+  if (f.keyset.empty())
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs keyset = FIELDS (the query's ORDER BY)");
   if (!f.continue_param.empty()) {
-    if (f.page_size == 0) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no page_size");
+    if (f.page_size == 0)
+      throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no page_size");
     if (f.secret.empty()) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no secret");
-    if (f.continue_param == f.since_param) throw ConfigError(Where(file, since_line) + "since and continue must be different parameters");
+    if (f.continue_param == f.since_param)
+      throw ConfigError(Where(file, since_line) + "since and continue must be different parameters");
   } else if (f.page_size != 0) {
     throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has page_size but no continue = param NAME");
   }
@@ -228,7 +235,9 @@ std::vector<IniSection> ParseIni(const std::string& text, const std::string& fil
       value = value.substr(1, value.size() - 2);
     }
     for (const auto& [k, v] : out.back().entries) {
-      if (k == key) throw ConfigError(Where(file, line) + "key '" + key + "' repeats (first at line " + std::to_string(v.line) + ")");
+      if (k == key)
+        throw ConfigError(Where(file, line) + "key '" + key + "' repeats (first at line " + std::to_string(v.line) +
+                          ")");
     }
     out.back().entries.push_back({key, {value, line}});
   }
@@ -257,7 +266,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       if (!paths.insert(f.path).second) throw ConfigError(Where(file, sec.line) + "two feeds have path " + f.path);
       c.feeds.push_back(std::move(f));
     } else {
-      throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name + "]; expected [database], [site] or [feed NAME]");
+      throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name +
+                        "]; expected [database], [site] or [feed NAME]");
     }
   }
   if (c.feeds.empty()) throw ConfigError(file + ": no [feed NAME] section");
@@ -274,8 +284,6 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   return c;
 }
 
-Config LoadConfig(const std::string& file) {
-  return ParseConfig(ReadFile(file), file, DirOf(file));
-}
+Config LoadConfig(const std::string& file) { return ParseConfig(ReadFile(file), file, DirOf(file)); }
 
 }  // namespace feed

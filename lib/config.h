@@ -54,9 +54,9 @@ struct DatabaseConfig {
 
 // Where a feed's since-moment comes from.
 enum class SinceSource {
-  kNone,     // every current item, always
-  kParam,    // a query parameter in "YYYY-MM-DD HH:MM:SS", site time (Yads)
-  kRobot,    // If-Modified-Since, else the robot's last whole visit (Jooble)
+  kNone,   // every current item, always
+  kParam,  // a query parameter in "YYYY-MM-DD HH:MM:SS", site time (Yads)
+  kRobot,  // If-Modified-Since, else the robot's last whole visit (Jooble)
 };
 
 struct FeedConfig {
@@ -68,16 +68,16 @@ struct FeedConfig {
   Charset encoding = Charset::kUtf8;
   std::string content_type = "text/xml";
   SinceSource since = SinceSource::kNone;
-  std::string since_param;       // with kParam: "date"
-  std::string robot;             // with kRobot: "JoobleBot", found in User-Agent
-  std::string continue_param;    // empty: one response holds every row
-  int page_size = 0;             // rows per response; 0: unpaged
-  int fetch_rows = 1000;         // rows per query (internal keyset paging)
-  bool stream = false;           // read = stream: plain statements whose rows stream
-  std::string db_charset;        // connection charset for this feed's rows ("" = [database])
-  std::vector<std::string> keyset;  // result fields ordering the query, 1-3
-  std::string secret;            // keys the continue token
-  int settle_seconds = 10;       // written date = run start - settle
+  std::string since_param;                    // with kParam: "date"
+  std::string robot;                          // with kRobot: "JoobleBot", found in User-Agent
+  std::string continue_param;                 // empty: one response holds every row
+  int page_size = 0;                          // rows per response; 0: unpaged
+  int fetch_rows = 1000;                      // rows per query (internal keyset paging)
+  bool stream = false;                        // read = stream: plain statements whose rows stream
+  std::string db_charset;                     // connection charset for this feed's rows ("" = [database])
+  std::vector<std::string> keyset;            // result fields ordering the query, 1-3
+  std::string secret;                         // keys the continue token
+  int settle_seconds = 10;                    // written date = run start - settle
   std::map<std::string, std::string> values;  // value.KEY = ...: {value.KEY} in the template
 };
 

@@ -56,10 +56,20 @@ constexpr char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn
 uint64_t Rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
 
 void SipRound(uint64_t& v0, uint64_t& v1, uint64_t& v2, uint64_t& v3) {
-  v0 += v1; v1 = Rotl(v1, 13); v1 ^= v0; v0 = Rotl(v0, 32);
-  v2 += v3; v3 = Rotl(v3, 16); v3 ^= v2;
-  v0 += v3; v3 = Rotl(v3, 21); v3 ^= v0;
-  v2 += v1; v1 = Rotl(v1, 17); v1 ^= v2; v2 = Rotl(v2, 32);
+  v0 += v1;
+  v1 = Rotl(v1, 13);
+  v1 ^= v0;
+  v0 = Rotl(v0, 32);
+  v2 += v3;
+  v3 = Rotl(v3, 16);
+  v3 ^= v2;
+  v0 += v3;
+  v3 = Rotl(v3, 21);
+  v3 ^= v0;
+  v2 += v1;
+  v1 = Rotl(v1, 17);
+  v1 ^= v2;
+  v2 = Rotl(v2, 32);
 }
 
 uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ (v < 0 ? ~uint64_t{0} : 0); }
@@ -128,10 +138,14 @@ ValueClass ClassOf(int64_t v) {
 
 int CostOf(int64_t v) {
   switch (ClassOf(v)) {
-    case ValueClass::kWord: return 1 + 32;
-    case ValueClass::kWide: return 2 + 34;
-    case ValueClass::kSmall: return 3 + 16;
-    case ValueClass::kFull: return 3 + 48;
+    case ValueClass::kWord:
+      return 1 + 32;
+    case ValueClass::kWide:
+      return 2 + 34;
+    case ValueClass::kSmall:
+      return 3 + 16;
+    case ValueClass::kFull:
+      return 3 + 48;
   }
   return 0;
 }
@@ -272,8 +286,7 @@ ContinueTokenCodec::ContinueTokenCodec(std::string_view secret) {
   k1_ = SipHash24(kDeriveK0, kDeriveK1, std::string("continue-token k1\0", 18).append(secret));
 }
 
-std::string ContinueTokenCodec::Encode(const ContinueToken& token,
-                                       std::string_view binding) const {
+std::string ContinueTokenCodec::Encode(const ContinueToken& token, std::string_view binding) const {
   if (token.keyset.empty() || token.keyset.size() > kMaxKeyset) {
     throw std::invalid_argument("continue token needs 1 to 3 keyset values");
   }
@@ -304,8 +317,7 @@ std::string ContinueTokenCodec::Encode(const ContinueToken& token,
   return out;
 }
 
-std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text,
-                                                        std::string_view binding) const {
+std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text, std::string_view binding) const {
   // A leading '0' would decode to the same number: only one spelling counts.
   if (text.empty() || text.size() > kMaxChars || text.front() == '0') return std::nullopt;
   Number n;

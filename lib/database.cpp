@@ -20,9 +20,8 @@ namespace {
 // connections", "connection killed" mean the database is not there now.
 bool IsConnectionError(const sql::SQLException& e) {
   int code = e.getErrorCode();
-  return (code >= 2000 && code < 3000) || code == 1040 || code == 1053 || code == 1927 ||
-         code == 1152 || code == 1158 || code == 1159 || code == 1160 || code == 1161 ||
-         code == 4031 || code == 0;
+  return (code >= 2000 && code < 3000) || code == 1040 || code == 1053 || code == 1927 || code == 1152 ||
+         code == 1158 || code == 1159 || code == 1160 || code == 1161 || code == 4031 || code == 0;
 }
 
 ColumnType TypeOf(int t) {
@@ -43,9 +42,7 @@ ColumnType TypeOf(int t) {
   }
 }
 
-FeedError Lost(const sql::SQLException& e) {
-  return Unavailable(std::string("database connection lost: ") + e.what());
-}
+FeedError Lost(const sql::SQLException& e) { return Unavailable(std::string("database connection lost: ") + e.what()); }
 
 }  // namespace
 

@@ -17,12 +17,11 @@ namespace {
 
 constexpr int64_t kSecondsPerDay = 86400;
 
-constexpr std::array<const char*, 7> kDayNames = {"Sun", "Mon", "Tue", "Wed",
-                                                  "Thu", "Fri", "Sat"};
-constexpr std::array<const char*, 7> kLongDayNames = {
-    "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
-constexpr std::array<const char*, 12> kMonthNames = {
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+constexpr std::array<const char*, 7> kDayNames = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+constexpr std::array<const char*, 7> kLongDayNames = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                                      "Thursday", "Friday", "Saturday"};
+constexpr std::array<const char*, 12> kMonthNames = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 bool IsLeapYear(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
@@ -63,13 +62,11 @@ Civil CivilFromDays(int64_t z) {
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a % b < 0) != (b < 0)); }
 
 // 0 = Sunday, as in struct tm; 1970-01-01 was a Thursday.
-int WeekdayFromDays(int64_t days) {
-  return static_cast<int>(days - FloorDiv(days + 4, 7) * 7 + 4);
-}
+int WeekdayFromDays(int64_t days) { return static_cast<int>(days - FloorDiv(days + 4, 7) * 7 + 4); }
 
 bool ValidLocalTime(int64_t y, int mo, int d, int h, int mi, int s) {
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= DaysInMonth(y, mo) && h >= 0 && h <= 23 &&
-         mi >= 0 && mi <= 59 && s >= 0 && s <= 59;
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= DaysInMonth(y, mo) && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 &&
+         s >= 0 && s <= 59;
 }
 
 // A forward-only reader over [p, end) for the fixed-format parsers below.
@@ -126,8 +123,7 @@ std::string FormatOffset(int offset, bool colon) {
   const char sign = offset < 0 ? '-' : '+';
   const int abs_minutes = (offset < 0 ? -offset : offset) / 60;
   char buf[32];
-  std::snprintf(buf, sizeof buf, colon ? "%c%02d:%02d" : "%c%02d%02d", sign, abs_minutes / 60,
-                abs_minutes % 60);
+  std::snprintf(buf, sizeof buf, colon ? "%c%02d:%02d" : "%c%02d%02d", sign, abs_minutes / 60, abs_minutes % 60);
   return buf;
 }
 
@@ -152,15 +148,13 @@ std::optional<LocalTime> ParseSqlDateTime(std::string_view s, bool allow_date_on
   if (s.size() != 19 && !date_only) return std::nullopt;
   Cursor c(s);
   LocalTime t;
-  if (!c.Digits(4, &t.year) || !c.Literal("-") || !c.Digits(2, &t.month) || !c.Literal("-") ||
-      !c.Digits(2, &t.day)) {
+  if (!c.Digits(4, &t.year) || !c.Literal("-") || !c.Digits(2, &t.month) || !c.Literal("-") || !c.Digits(2, &t.day)) {
     return std::nullopt;
   }
   if (!date_only && !(c.Literal(" ") && ParseTimeOfDay(c, &t.hour, &t.minute, &t.second))) {
     return std::nullopt;
   }
-  if (!c.AtEnd() || t.year < 1000 ||
-      !ValidLocalTime(t.year, t.month, t.day, t.hour, t.minute, t.second)) {
+  if (!c.AtEnd() || t.year < 1000 || !ValidLocalTime(t.year, t.month, t.day, t.hour, t.minute, t.second)) {
     return std::nullopt;
   }
   return t;
@@ -168,14 +162,13 @@ std::optional<LocalTime> ParseSqlDateTime(std::string_view s, bool allow_date_on
 
 std::string FormatSqlDateTime(const LocalTime& t) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour,
-                t.minute, t.second);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute, t.second);
   return buf;
 }
 
 int64_t NaiveSeconds(const LocalTime& t) {
-  return DaysFromCivil(t.year, t.month, t.day) * kSecondsPerDay + int64_t{t.hour} * 3600 +
-         int64_t{t.minute} * 60 + t.second;
+  return DaysFromCivil(t.year, t.month, t.day) * kSecondsPerDay + int64_t{t.hour} * 3600 + int64_t{t.minute} * 60 +
+         t.second;
 }
 
 LocalTime FromNaiveSeconds(int64_t s) {
@@ -189,15 +182,14 @@ LocalTime FromNaiveSeconds(int64_t s) {
   const Civil c = CivilFromDays(days);
   // XXX: years outside int wrap (well-defined since C++20); no feed date is
   // anywhere near.
-  return {static_cast<int>(c.year), c.month, c.day, static_cast<int>(rem / 3600),
-          static_cast<int>(rem / 60 % 60), static_cast<int>(rem % 60)};
+  return {static_cast<int>(c.year),  c.month, c.day, static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60),
+          static_cast<int>(rem % 60)};
 }
 
 // setenv and tzset are not thread-safe: Use belongs to start-up, before any
 // thread could be calling localtime_r.
 bool SiteZone::Use(const std::string& iana_name) {
-  if (iana_name.empty() || iana_name.front() == '/' ||
-      iana_name.find("..") != std::string::npos ||
+  if (iana_name.empty() || iana_name.front() == '/' || iana_name.find("..") != std::string::npos ||
       iana_name.find('\0') != std::string::npos) {
     return false;
   }
@@ -221,8 +213,7 @@ LocalTime SiteZone::FromUnix(UnixTime t) {
   // guess as any there and keeps this total.
   if (localtime_r(&tt, &tm) == nullptr) return FromNaiveSeconds(t);
   // A "right/" zone can show a leap second; LocalTime cannot hold it.
-  return {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-          tm.tm_hour,        tm.tm_min,     tm.tm_sec > 59 ? 59 : tm.tm_sec};
+  return {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec > 59 ? 59 : tm.tm_sec};
 }
 
 int SiteZone::OffsetAt(UnixTime t) {
@@ -242,8 +233,8 @@ int SiteZone::OffsetAt(UnixTime t) {
 // by the gap's length (as java.time and Python's fold=0 do).
 UnixTime SiteZone::ToUnix(const LocalTime& t) {
   const int64_t naive = NaiveSeconds(t);
-  std::array<int, 5> offsets = {OffsetAt(naive - kSecondsPerDay), OffsetAt(naive),
-                                OffsetAt(naive + kSecondsPerDay), 0, 0};
+  std::array<int, 5> offsets = {OffsetAt(naive - kSecondsPerDay), OffsetAt(naive), OffsetAt(naive + kSecondsPerDay), 0,
+                                0};
   offsets[3] = OffsetAt(naive - offsets[1]);
   offsets[4] = OffsetAt(naive - offsets[3]);
   std::optional<UnixTime> earliest_valid;
@@ -273,30 +264,28 @@ std::optional<UnixTime> ParseHttpDate(std::string_view s) {
   int wday = -1, day = 0, month = 0, year = 0, hour = 0, minute = 0, second = 0;
   if (s.size() > 3 && s[3] == ',') {  // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
     if (!(c.Name(kDayNames, &wday) && c.Literal(", ") && c.Digits(2, &day) && c.Literal(" ") &&
-          c.Name(kMonthNames, &month) && c.Literal(" ") && c.Digits(4, &year) &&
-          c.Literal(" ") && ParseTimeOfDay(c, &hour, &minute, &second) && c.Literal(" GMT"))) {
+          c.Name(kMonthNames, &month) && c.Literal(" ") && c.Digits(4, &year) && c.Literal(" ") &&
+          ParseTimeOfDay(c, &hour, &minute, &second) && c.Literal(" GMT"))) {
       return std::nullopt;
     }
   } else if (s.size() > 3 && s[3] == ' ') {  // asctime: "Sun Nov  6 08:49:37 1994"
-    if (!(c.Name(kDayNames, &wday) && c.Literal(" ") && c.Name(kMonthNames, &month) &&
-          c.Literal(" ") && (c.Digits(2, &day) || (c.Literal(" ") && c.Digits(1, &day))) &&
-          c.Literal(" ") && ParseTimeOfDay(c, &hour, &minute, &second) && c.Literal(" ") &&
-          c.Digits(4, &year))) {
+    if (!(c.Name(kDayNames, &wday) && c.Literal(" ") && c.Name(kMonthNames, &month) && c.Literal(" ") &&
+          (c.Digits(2, &day) || (c.Literal(" ") && c.Digits(1, &day))) && c.Literal(" ") &&
+          ParseTimeOfDay(c, &hour, &minute, &second) && c.Literal(" ") && c.Digits(4, &year))) {
       return std::nullopt;
     }
   } else {  // RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT"
     int yy = 0;
-    if (!(c.Name(kLongDayNames, &wday) && c.Literal(", ") && c.Digits(2, &day) &&
-          c.Literal("-") && c.Name(kMonthNames, &month) && c.Literal("-") && c.Digits(2, &yy) &&
-          c.Literal(" ") && ParseTimeOfDay(c, &hour, &minute, &second) && c.Literal(" GMT"))) {
+    if (!(c.Name(kLongDayNames, &wday) && c.Literal(", ") && c.Digits(2, &day) && c.Literal("-") &&
+          c.Name(kMonthNames, &month) && c.Literal("-") && c.Digits(2, &yy) && c.Literal(" ") &&
+          ParseTimeOfDay(c, &hour, &minute, &second) && c.Literal(" GMT"))) {
       return std::nullopt;
     }
     // RFC 9110: a two-digit year more than 50 years in the future means the
     // most recent past year with those digits. Take the latest century whose
     // reading is not beyond now + 50 years.
     const LocalTime now = FromNaiveSeconds(Now());
-    const int64_t limit = NaiveSeconds({now.year + 50, now.month, now.day, now.hour,
-                                        now.minute, now.second});
+    const int64_t limit = NaiveSeconds({now.year + 50, now.month, now.day, now.hour, now.minute, now.second});
     const int base = now.year / 100 * 100;
     year = base - 100 + yy;
     for (int candidate : {base + 100 + yy, base + yy}) {
@@ -319,8 +308,8 @@ std::string FormatHttpDate(UnixTime t) {
   const LocalTime u = FromNaiveSeconds(t);
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT",
-                kDayNames[WeekdayFromDays(FloorDiv(t, kSecondsPerDay))], u.day,
-                kMonthNames[u.month - 1], u.year, u.hour, u.minute, u.second);
+                kDayNames[WeekdayFromDays(FloorDiv(t, kSecondsPerDay))], u.day, kMonthNames[u.month - 1], u.year,
+                u.hour, u.minute, u.second);
   return buf;
 }
 
@@ -341,8 +330,8 @@ std::string FormatRfc822(UnixTime t) {
   const LocalTime& l = z.local;
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d ",
-                kDayNames[WeekdayFromDays(DaysFromCivil(l.year, l.month, l.day))], l.day,
-                kMonthNames[l.month - 1], l.year, l.hour, l.minute, l.second);
+                kDayNames[WeekdayFromDays(DaysFromCivil(l.year, l.month, l.day))], l.day, kMonthNames[l.month - 1],
+                l.year, l.hour, l.minute, l.second);
   return buf + FormatOffset(z.offset, false);
 }
 
@@ -350,16 +339,14 @@ std::string FormatRfc3339(UnixTime t) {
   const ZonedTime z = InSiteZone(t);
   const LocalTime& l = z.local;
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", l.year, l.month, l.day, l.hour,
-                l.minute, l.second);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", l.year, l.month, l.day, l.hour, l.minute, l.second);
   return buf + FormatOffset(z.offset, true);
 }
 
 std::string FormatRfc3339Utc(UnixTime t) {
   const LocalTime l = FromNaiveSeconds(t);
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", l.year, l.month, l.day,
-                l.hour, l.minute, l.second);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", l.year, l.month, l.day, l.hour, l.minute, l.second);
   return buf;
 }
 

@@ -59,10 +59,10 @@ std::string FormatHttpDate(UnixTime t);
 
 // Forms feeds write; all but the plain ones take the instant and render it in
 // the site's zone (SiteZone).
-std::string FormatDate(const LocalTime& t);        // "YYYY-MM-DD"
-std::string FormatDayMonthYear(const LocalTime& t); // "DD.MM.YYYY"
-std::string FormatRfc822(UnixTime t);   // "Sun, 01 Nov 2026 12:00:00 +0200"
-std::string FormatRfc3339(UnixTime t);  // "2026-11-01T12:00:00+02:00"
-std::string FormatRfc3339Utc(UnixTime t);  // "2026-11-01T10:00:00Z"
+std::string FormatDate(const LocalTime& t);          // "YYYY-MM-DD"
+std::string FormatDayMonthYear(const LocalTime& t);  // "DD.MM.YYYY"
+std::string FormatRfc822(UnixTime t);                // "Sun, 01 Nov 2026 12:00:00 +0200"
+std::string FormatRfc3339(UnixTime t);               // "2026-11-01T12:00:00+02:00"
+std::string FormatRfc3339Utc(UnixTime t);            // "2026-11-01T10:00:00Z"
 
 }  // namespace feed

@@ -4,26 +4,38 @@ namespace feed {
 
 int HttpStatus(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kBadRequest: return 400;
-    case ErrorKind::kNotFound: return 404;
-    case ErrorKind::kMethodNotAllowed: return 405;
-    case ErrorKind::kUnavailable: return 503;
+    case ErrorKind::kBadRequest:
+      return 400;
+    case ErrorKind::kNotFound:
+      return 404;
+    case ErrorKind::kMethodNotAllowed:
+      return 405;
+    case ErrorKind::kUnavailable:
+      return 503;
     case ErrorKind::kConfig:
     case ErrorKind::kClientGone:
-    case ErrorKind::kInternal: return 500;
+    case ErrorKind::kInternal:
+      return 500;
   }
   return 500;
 }
 
 const char* HttpReason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 503: return "Service Unavailable";
-    default: return "Internal Server Error";
+    case 200:
+      return "OK";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Internal Server Error";
   }
 }
 

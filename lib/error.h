@@ -22,8 +22,7 @@ enum class ErrorKind {
 
 class FeedError : public std::runtime_error {
  public:
-  FeedError(ErrorKind kind, const std::string& message)
-      : std::runtime_error(message), kind_(kind) {}
+  FeedError(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   ErrorKind kind() const { return kind_; }
 
  private:

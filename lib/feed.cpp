@@ -84,8 +84,9 @@ Feed::Feed(const FeedConfig& config, const Config& site)
   auto check = [&](const SqlQuery& q, bool rows) {
     for (const std::string& p : q.params) {
       bool known = p == "since" || p == "now" || site_params_.count(p) ||
-                   (rows && (p == "limit" || (p.rfind("after_", 0) == 0 &&
-                                              std::find(config_.keyset.begin(), config_.keyset.end(), p.substr(6)) != config_.keyset.end())));
+                   (rows && (p == "limit" ||
+                             (p.rfind("after_", 0) == 0 && std::find(config_.keyset.begin(), config_.keyset.end(),
+                                                                     p.substr(6)) != config_.keyset.end())));
       if (!known) {
         throw ConfigError(q.file + ": unknown parameter :" + p + " (known: :since, :now, :site_KEY" +
                           (rows ? ", :limit, :after_KEYSETFIELD)" : ")"));
@@ -108,7 +109,8 @@ void Feed::Bind(Database& db) {
   for (const std::string& k : config_.keyset) {
     size_t i = 0;
     while (i < cols.size() && cols[i].name != k) ++i;
-    if (i == cols.size()) throw ConfigError(config_.query_file + ": keyset field '" + k + "' is not a column of the query");
+    if (i == cols.size())
+      throw ConfigError(config_.query_file + ": keyset field '" + k + "' is not a column of the query");
     if (cols[i].type == ColumnType::kText) {
       throw ConfigError(config_.query_file + ": keyset field '" + k + "' must be an integer, DATE or DATETIME column");
     }
@@ -135,13 +137,15 @@ void Feed::ReadKeyset(const Rows& rows, std::vector<int64_t>* key) const {
       int64_t n = 0;
       auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
       if (ec != std::errc() || p != v.data() + v.size()) {
-        throw InternalError(config_.query_file + ": keyset field '" + config_.keyset[i] + "' is not an integer: '" + std::string(v.substr(0, 40)) + "'");
+        throw InternalError(config_.query_file + ": keyset field '" + config_.keyset[i] + "' is not an integer: '" +
+                            std::string(v.substr(0, 40)) + "'");
       }
       (*key)[i] = n;
     } else {
       auto t = ParseSqlDateTime(v, /*allow_date_only=*/true);
       if (!t) {
-        throw InternalError(config_.query_file + ": keyset field '" + config_.keyset[i] + "' is NULL or not a date: '" + std::string(v.substr(0, 40)) + "'");
+        throw InternalError(config_.query_file + ": keyset field '" + config_.keyset[i] + "' is NULL or not a date: '" +
+                            std::string(v.substr(0, 40)) + "'");
       }
       (*key)[i] = NaiveSeconds(*t);
     }
@@ -165,7 +169,8 @@ std::string Feed::SinceMoment(const Request& req, const QueryParams& params, Dat
     if (!v) return "";
     auto t = ParseSqlDateTime(*v);
     if (!t) {
-      throw BadRequest(config_.since_param + " must be YYYY-MM-DD HH:MM:SS in the site's time, such as 2026-11-01 09:30:00");
+      throw BadRequest(config_.since_param +
+                       " must be YYYY-MM-DD HH:MM:SS in the site's time, such as 2026-11-01 09:30:00");
     }
     return FormatSqlDateTime(*t);
   }
@@ -190,7 +195,8 @@ bool Feed::AnswerNotModified(const Request& req, Database& db, const SqlParams& 
     if (auto t = ParseSqlDateTime(st.Get(0), true)) last_modified = SiteZone::ToUnix(*t);
   }
   // A strong tag per representation: the gzip one differs.
-  const std::string etag = "\"" + Hex64(SipHash24(identity_, identity_ ^ 0x5bd1e995, state)) + (gzip ? "-gz" : "") + "\"";
+  const std::string etag =
+      "\"" + Hex64(SipHash24(identity_, identity_ ^ 0x5bd1e995, state)) + (gzip ? "-gz" : "") + "\"";
   bool not_modified = false;
   if (!req.if_none_match.empty()) {
     not_modified = NoneMatchHits(req.if_none_match, etag);  // checked first

@@ -41,14 +41,14 @@ namespace feed {
 
 // What one response held, for the log and the command line's summary.
 struct FeedReport {
-  size_t rows = 0;                 // rows written
-  size_t skipped = 0;              // rows left out by a template rule
+  size_t rows = 0;                         // rows written
+  size_t skipped = 0;                      // rows left out by a template rule
   std::vector<std::string> skipped_items;  // "id='…' breaks alnum", the first 1000
   bool more = false;
   std::string continue_token;
-  bool complete = false;           // the body was written to its end
-  bool visit_recorded = false;     // a robot's visit was recorded
-  std::string visit_error;         // ...or why it could not be
+  bool complete = false;        // the body was written to its end
+  bool visit_recorded = false;  // a robot's visit was recorded
+  std::string visit_error;      // ...or why it could not be
 };
 
 class Feed {
@@ -91,8 +91,8 @@ class Feed {
   SqlQuery query_;
   std::optional<SqlQuery> state_query_;
   std::unique_ptr<ContinueTokenCodec> codec_;
-  SqlParams site_params_;           // :site_KEY values from [site]
-  uint64_t identity_;               // hash of the template and SQL, for ETags
+  SqlParams site_params_;  // :site_KEY values from [site]
+  uint64_t identity_;      // hash of the template and SQL, for ETags
   bool bound_ = false;
   std::vector<size_t> key_columns_;
   std::vector<ColumnType> key_types_;

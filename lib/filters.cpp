@@ -26,9 +26,7 @@ void Flag(std::string_view in, std::string& out) {
   out += v.empty() || v == "0" ? '0' : '1';
 }
 
-std::optional<LocalTime> AsTime(std::string_view in) {
-  return ParseSqlDateTime(Trimmed(in), /*allow_date_only=*/true);
-}
+std::optional<LocalTime> AsTime(std::string_view in) { return ParseSqlDateTime(Trimmed(in), /*allow_date_only=*/true); }
 
 // A value that is not a date renders empty: a template marks such fields
 // required where the format needs them.
@@ -64,10 +62,9 @@ struct Entry {
   FilterFn fn;
 };
 constexpr Entry kFilters[] = {
-    {"plain", Plain},       {"trim", Trim},         {"flag", Flag},
-    {"date", Date},         {"datetime", DateTime}, {"dmy", DayMonthYear},
-    {"rfc822", Rfc822},     {"rfc3339", Rfc3339},   {"rfc3339utc", Rfc3339Utc},
-    {"noscheme", NoScheme},
+    {"plain", Plain},           {"trim", Trim},         {"flag", Flag},     {"date", Date},
+    {"datetime", DateTime},     {"dmy", DayMonthYear},  {"rfc822", Rfc822}, {"rfc3339", Rfc3339},
+    {"rfc3339utc", Rfc3339Utc}, {"noscheme", NoScheme},
 };
 
 }  // namespace

@@ -44,7 +44,8 @@ void CheckText(const std::string& s, const std::string& what) {
     size_t len;
     auto cp = DecodeUtf8(std::string_view(s).substr(i), &len);
     if (!cp) throw BadRequest(what + " is not valid UTF-8");
-    if (*cp < 0x20 || *cp == 0x7f || !IsXmlChar(*cp)) throw BadRequest(what + " holds a control character or a non-character");
+    if (*cp < 0x20 || *cp == 0x7f || !IsXmlChar(*cp))
+      throw BadRequest(what + " holds a control character or a non-character");
     i += len;
   }
 }
@@ -56,8 +57,7 @@ std::string_view TrimOws(std::string_view s) {
 }
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
@@ -133,7 +133,8 @@ bool AcceptsGzip(std::string_view ae) {
     size_t semi = item.find(';');
     while (semi != std::string_view::npos) {
       size_t next = item.find(';', semi + 1);
-      std::string_view p = TrimOws(item.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1));
+      std::string_view p =
+          TrimOws(item.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1));
       if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
         std::string num(p.substr(2));
         char* end = nullptr;
@@ -188,8 +189,10 @@ void Response::Start(const ResponseHead& head, bool gzip) {
 
 void Response::Write(std::string_view body) {
   if (head_only_ || body.empty()) return;
-  if (gzip_) gzip_->Write(body);
-  else out_.Write(body);
+  if (gzip_)
+    gzip_->Write(body);
+  else
+    out_.Write(body);
 }
 
 void Response::Finish() {

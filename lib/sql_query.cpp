@@ -23,16 +23,17 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
   q.file = file;
   q.text.reserve(sql.size());
   int line = 1;
-  auto fail = [&](const std::string& what) {
-    return ConfigError(file + ":" + std::to_string(line) + ": " + what);
-  };
+  auto fail = [&](const std::string& what) { return ConfigError(file + ":" + std::to_string(line) + ": " + what); };
   size_t i = 0, n = sql.size();
   bool ended = false;  // saw the terminating ';'
   while (i < n) {
     char c = sql[i];
     if (c == '\n') ++line;
     if (ended) {
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') { ++i; continue; }
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+        ++i;
+        continue;
+      }
       if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
         while (i < n && sql[i] != '\n') ++i;
         continue;
@@ -57,7 +58,10 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
           continue;
         }
         if (d == c) {
-          if (i < n && sql[i] == c) { q.text += sql[i++]; continue; }
+          if (i < n && sql[i] == c) {
+            q.text += sql[i++];
+            continue;
+          }
           closed = true;
           break;
         }
@@ -68,7 +72,8 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
       }
       continue;
     }
-    if (c == '-' && i + 1 < n && sql[i + 1] == '-' && (i + 2 >= n || sql[i + 2] == ' ' || sql[i + 2] == '\t' || sql[i + 2] == '\n' || sql[i + 2] == '\r')) {
+    if (c == '-' && i + 1 < n && sql[i + 1] == '-' &&
+        (i + 2 >= n || sql[i + 2] == ' ' || sql[i + 2] == '\t' || sql[i + 2] == '\n' || sql[i + 2] == '\r')) {
       while (i < n && sql[i] != '\n') ++i;  // comment dropped; the newline stays
       continue;
     }

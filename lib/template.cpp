@@ -56,9 +56,9 @@ struct Template::Plan {
   std::vector<Op> head, row, tail;
   std::vector<std::string> fields;  // row fields named, in first-use order
   std::vector<int> field_lines;
-  std::vector<int> columns;         // fields[i] -> result column, after BindColumns
+  std::vector<int> columns;  // fields[i] -> result column, after BindColumns
   std::vector<Rule> rules;
-  int key_field = -1;               // feed:key: names a rejected row
+  int key_field = -1;  // feed:key: names a rejected row
 };
 
 namespace {
@@ -118,7 +118,9 @@ class Compiler {
     if (name == "feed.continue") return DocVar::kContinue;
     if (name == "feed.more") return DocVar::kMore;
     if (name == "feed.name") return DocVar::kName;
-    throw Error(line, "unknown value '" + name + "'; known: feed.date, feed.continue, feed.more, feed.name, site.KEY, value.KEY, or a row field");
+    throw Error(line,
+                "unknown value '" + name +
+                    "'; known: feed.date, feed.continue, feed.more, feed.name, site.KEY, value.KEY, or a row field");
   }
 
   // One {name|filter|...}: emits the op (or, for site.*, the literal).
@@ -145,7 +147,8 @@ class Compiler {
       // Known when the config is loaded: written as a literal now. A missing
       // [site] key is a mistake; a missing value.KEY is simply empty.
       auto it = fixed_.find(name);
-      if (site && it == fixed_.end()) throw Error(line, "{" + name + "}: no key '" + name.substr(5) + "' in the config's [site]");
+      if (site && it == fixed_.end())
+        throw Error(line, "{" + name + "}: no key '" + name.substr(5) + "' in the config's [site]");
       std::string v = it == fixed_.end() ? "" : it->second, tmp;
       for (FilterFn f : op.filters) {
         tmp.clear();
@@ -201,15 +204,20 @@ class Compiler {
     std::string tok;
     while (in >> tok) {
       size_t colon = tok.find(':');
-      if (colon == std::string::npos || colon == 0) throw Error(line, "feed:require takes FIELD:RULE items, not '" + tok + "'");
+      if (colon == std::string::npos || colon == 0)
+        throw Error(line, "feed:require takes FIELD:RULE items, not '" + tok + "'");
       Rule r;
       std::string field = tok.substr(0, colon), rule = tok.substr(colon + 1);
-      if (!IsName(field) || field.find('.') != std::string::npos) throw Error(line, "feed:require: '" + field + "' is not a row field");
+      if (!IsName(field) || field.find('.') != std::string::npos)
+        throw Error(line, "feed:require: '" + field + "' is not a row field");
       r.field = FieldIndex(field, line);
       r.text = rule;
-      if (rule == "required") r.kind = RuleKind::kRequired;
-      else if (rule == "alnum") r.kind = RuleKind::kAlnum;
-      else if (rule == "url") r.kind = RuleKind::kUrl;
+      if (rule == "required")
+        r.kind = RuleKind::kRequired;
+      else if (rule == "alnum")
+        r.kind = RuleKind::kAlnum;
+      else if (rule == "url")
+        r.kind = RuleKind::kUrl;
       else if (rule.rfind("maxlen=", 0) == 0 && rule.size() > 7 && rule.size() < 14 &&
                rule.find_first_not_of("0123456789", 7) == std::string::npos) {
         r.kind = RuleKind::kMaxLen;
@@ -231,11 +239,16 @@ class Compiler {
     const char* key = nullptr;
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       std::string an = a->Name();
-      if (an == "feed:each") each = a->Value();
-      else if (an == "feed:key") key = a->Value();
-      else if (an == "feed:if") cond = a->Value();
-      else if (an == "feed:require") require = a->Value();
-      else if (an.rfind("feed:", 0) == 0) throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require, feed:key");
+      if (an == "feed:each")
+        each = a->Value();
+      else if (an == "feed:key")
+        key = a->Value();
+      else if (an == "feed:if")
+        cond = a->Value();
+      else if (an == "feed:require")
+        require = a->Value();
+      else if (an.rfind("feed:", 0) == 0)
+        throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require, feed:key");
     }
     if (require && !each) throw Error(line, "feed:require belongs on the feed:each element");
     if (key && !each) throw Error(line, "feed:key belongs on the feed:each element");
@@ -293,8 +306,10 @@ class Compiler {
       LiteralText(an, XmlContext::kText);
       Literal("=\"");
       for (Op& op : value) {
-        if (op.code == OpCode::kLiteral) Literal(op.literal);
-        else section_->push_back(std::move(op));
+        if (op.code == OpCode::kLiteral)
+          Literal(op.literal);
+        else
+          section_->push_back(std::move(op));
       }
       Literal("\"");
     }
@@ -400,8 +415,8 @@ void Template::BindColumns(const std::vector<Column>& columns, const std::string
       if (columns[c].name == plan_->fields[i]) plan_->columns[i] = static_cast<int>(c);
     }
     if (plan_->columns[i] < 0) {
-      throw ConfigError(plan_->file + ":" + std::to_string(plan_->field_lines[i]) + ": field '" +
-                        plan_->fields[i] + "' is not a column of " + query_file);
+      throw ConfigError(plan_->file + ":" + std::to_string(plan_->field_lines[i]) + ": field '" + plan_->fields[i] +
+                        "' is not a column of " + query_file);
     }
   }
 }
@@ -418,10 +433,14 @@ struct Renderer {
       return row->Get(static_cast<size_t>(p.columns[op.field]));
     }
     switch (op.doc) {
-      case DocVar::kDate: return doc->date;
-      case DocVar::kContinue: return doc->continue_token;
-      case DocVar::kMore: return doc->more ? std::string_view("1") : std::string_view();
-      case DocVar::kName: return doc->name;
+      case DocVar::kDate:
+        return doc->date;
+      case DocVar::kContinue:
+        return doc->continue_token;
+      case DocVar::kMore:
+        return doc->more ? std::string_view("1") : std::string_view();
+      case DocVar::kName:
+        return doc->name;
     }
     return scratch;
   }

@@ -52,10 +52,10 @@ namespace feed {
 
 // Per-response values the template can name as feed.*.
 struct DocumentValues {
-  std::string date;          // feed.date: the run's moment, site time
+  std::string date;            // feed.date: the run's moment, site time
   std::string continue_token;  // feed.continue
-  bool more = false;         // feed.more
-  std::string name;          // feed.name
+  bool more = false;           // feed.more
+  std::string name;            // feed.name
 };
 
 // A row left out of the feed, and why (for the operator's report).
@@ -70,8 +70,7 @@ class Template {
  public:
   // `fixed` holds the compile-time values by full name: "site.url",
   // "value.hide_contacts".
-  static Template Load(const std::string& file, Charset cs,
-                       const std::map<std::string, std::string>& fixed);
+  static Template Load(const std::string& file, Charset cs, const std::map<std::string, std::string>& fixed);
   static Template Parse(std::string_view xml, const std::string& file, Charset cs,
                         const std::map<std::string, std::string>& fixed);
 

@@ -110,8 +110,7 @@ constexpr std::array<std::array<unsigned char, 0x800>, kModeCount> kCp1251Short 
   std::array<std::array<unsigned char, 0x800>, kModeCount> t{};
   for (int m = 0; m < kModeCount; ++m) {
     for (char32_t cp = 0; cp < 0x800; ++cp) {
-      t[m][cp] = cp < 0x80 ? (kPlainAscii[m][cp] ? static_cast<unsigned char>(cp) : 0)
-                           : Cp1251Byte(cp);
+      t[m][cp] = cp < 0x80 ? (kPlainAscii[m][cp] ? static_cast<unsigned char>(cp) : 0) : Cp1251Byte(cp);
     }
   }
   return t;
@@ -199,15 +198,13 @@ inline unsigned AsciiToHandle(__m128i x, unsigned high) {
   unsigned control = Mask(_mm_cmplt_epi8(x, Splat(0x20))) & ~high;
   if constexpr (kMode != Mode::kAttribute) {
     // TAB, LF and CR are plain everywhere but in attributes.
-    control &= ~Mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, Splat('\t')),
-                                               _mm_cmpeq_epi8(x, Splat('\n'))),
+    control &= ~Mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, Splat('\t')), _mm_cmpeq_epi8(x, Splat('\n'))),
                                   _mm_cmpeq_epi8(x, Splat('\r'))));
   }
   __m128i special = _mm_setzero_si128();
   if constexpr (kMode == Mode::kText || kMode == Mode::kAttribute) {
-    special = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(x, Splat('&')), _mm_cmpeq_epi8(x, Splat('<'))),
-        _mm_cmpeq_epi8(x, Splat('>')));
+    special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, Splat('&')), _mm_cmpeq_epi8(x, Splat('<'))),
+                           _mm_cmpeq_epi8(x, Splat('>')));
   }
   if constexpr (kMode == Mode::kAttribute) {
     special = _mm_or_si128(special, _mm_cmpeq_epi8(x, Splat('"')));
@@ -229,13 +226,12 @@ inline size_t SkipPlainUtf8(const unsigned char* s, size_t i, size_t n) {
     const __m128i x = LoadBlock(s, i, n);
     const unsigned high = Mask(x);
     // Leads C2-DF, continuations 80-BF (signed compares).
-    const unsigned lead =
-        Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC1)), _mm_cmplt_epi8(x, Splat(0xE0))));
+    const unsigned lead = Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC1)), _mm_cmplt_epi8(x, Splat(0xE0))));
     const unsigned cont = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
     // A continuation must follow a lead and a lead be followed by one; the
     // bit of a mismatch is set at the position after the lead.
-    const unsigned bad = AsciiToHandle<kMode>(x, high) | (high & ~lead & ~cont) |
-                         (cont ^ (((lead << 1) | carry) & 0xFFFF));
+    const unsigned bad =
+        AsciiToHandle<kMode>(x, high) | (high & ~lead & ~cont) | (cont ^ (((lead << 1) | carry) & 0xFFFF));
     if (bad == 0) {
       carry = lead >> 15;
       i += 16;
@@ -285,12 +281,24 @@ void AppendAsUtf8(std::string& out, std::string_view utf8) {
       }
       out.append(s + run, i - run);
       switch (c) {
-        case '&': out.append("&amp;"); break;
-        case '<': out.append("&lt;"); break;
-        case '"': out.append("&quot;"); break;
-        case '\t': out.append("&#9;"); break;
-        case '\n': out.append("&#10;"); break;
-        case '\r': out.append("&#13;"); break;
+        case '&':
+          out.append("&amp;");
+          break;
+        case '<':
+          out.append("&lt;");
+          break;
+        case '"':
+          out.append("&quot;");
+          break;
+        case '\t':
+          out.append("&#9;");
+          break;
+        case '\n':
+          out.append("&#10;");
+          break;
+        case '\r':
+          out.append("&#13;");
+          break;
         case '>':
           if (kMode != Mode::kCData) {
             out.append("&gt;");
@@ -300,7 +308,8 @@ void AppendAsUtf8(std::string& out, std::string_view utf8) {
             out.push_back('>');
           }
           break;
-        default: break;  // C0 control other than TAB, LF, CR: illegal in XML
+        default:
+          break;  // C0 control other than TAB, LF, CR: illegal in XML
       }
       run = ++i;
       continue;
@@ -367,12 +376,24 @@ inline size_t Cp1251Step(const unsigned char* s, size_t n, size_t i, Cp1251Out& 
   if (c < 0x80) {
     const char* esc = "";
     switch (c) {
-      case '&': esc = "&amp;"; break;
-      case '<': esc = "&lt;"; break;
-      case '"': esc = "&quot;"; break;
-      case '\t': esc = "&#9;"; break;
-      case '\n': esc = "&#10;"; break;
-      case '\r': esc = "&#13;"; break;
+      case '&':
+        esc = "&amp;";
+        break;
+      case '<':
+        esc = "&lt;";
+        break;
+      case '"':
+        esc = "&quot;";
+        break;
+      case '\t':
+        esc = "&#9;";
+        break;
+      case '\n':
+        esc = "&#10;";
+        break;
+      case '\r':
+        esc = "&#13;";
+        break;
       case '>':
         if (kMode != Mode::kCData) {
           esc = "&gt;";
@@ -384,7 +405,8 @@ inline size_t Cp1251Step(const unsigned char* s, size_t n, size_t i, Cp1251Out& 
           esc = ">";
         }
         break;
-      default: break;  // C0 control other than TAB, LF, CR: illegal in XML
+      default:
+        break;  // C0 control other than TAB, LF, CR: illegal in XML
     }
     const size_t len = std::strlen(esc);
     std::memcpy(p, esc, len);
@@ -438,8 +460,7 @@ constexpr std::array<unsigned char, 256> kBitCount = [] {
 // boundary, converts every such character into o.p and returns where the
 // first other character starts (or n). REQUIRES: the room invariant above.
 template <Mode kMode>
-__attribute__((target("ssse3"))) size_t ConvertCyrillic(const unsigned char* s, size_t i,
-                                                         size_t n, char*& out) {
+__attribute__((target("ssse3"))) size_t ConvertCyrillic(const unsigned char* s, size_t i, size_t n, char*& out) {
   char* p = out;
   unsigned carry = 0;                  // the byte before the block is a lead
   __m128i last = _mm_setzero_si128();  // the previous block
@@ -461,19 +482,17 @@ __attribute__((target("ssse3"))) size_t ConvertCyrillic(const unsigned char* s, 
     // are F0-FF: +0x70. The other continuations after D0 and D1 come out
     // below C0 (D1 90-BF wrap around to 00-2F), so a letter is a sum of C0
     // or more; Ё and ё, A8 and B8, are the exceptions. ASCII stays as it is.
-    __m128i v = _mm_add_epi8(x, _mm_or_si128(_mm_and_si128(after_d0, Splat(0x30)),
-                                             _mm_and_si128(after_d1, Splat(0x70))));
-    const unsigned alphabet =
-        Mask(_mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(v, Splat(0xC0)), Splat(0xC0)), yo));
+    __m128i v =
+        _mm_add_epi8(x, _mm_or_si128(_mm_and_si128(after_d0, Splat(0x30)), _mm_and_si128(after_d1, Splat(0x70))));
+    const unsigned alphabet = Mask(_mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(v, Splat(0xC0)), Splat(0xC0)), yo));
     v = _mm_or_si128(_mm_andnot_si128(yo, v),
-                     _mm_or_si128(_mm_and_si128(yo_upper, Splat(0xA8)),
-                                  _mm_and_si128(yo_lower, Splat(0xB8))));
+                     _mm_or_si128(_mm_and_si128(yo_upper, Splat(0xA8)), _mm_and_si128(yo_lower, Splat(0xB8))));
     // Every continuation must complete a letter after its lead (a
     // continuation after anything else comes out of the sum unchanged, below
     // C0), every lead be followed by a continuation (a mismatch is flagged at
     // the position after the lead), and no other non-ASCII byte appear.
-    const unsigned bad = AsciiToHandle<kMode>(x, high) | (high & ~lead & ~cont) |
-                         (cont & ~alphabet) | (cont ^ (((lead << 1) | carry) & 0xFFFF));
+    const unsigned bad = AsciiToHandle<kMode>(x, high) | (high & ~lead & ~cont) | (cont & ~alphabet) |
+                         (cont ^ (((lead << 1) | carry) & 0xFFFF));
     const unsigned k = bad == 0 ? 16 : static_cast<unsigned>(__builtin_ctz(bad));
     // One byte per character (leads dropped), up to the first problem.
     const unsigned keep = ~lead & ((1u << k) - 1);
@@ -481,8 +500,7 @@ __attribute__((target("ssse3"))) size_t ConvertCyrillic(const unsigned char* s, 
     const unsigned hi = keep >> 8;
     const __m128i index = _mm_unpacklo_epi64(
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompact[lo].data())),
-        _mm_add_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompact[hi].data())),
-                     Splat(8)));
+        _mm_add_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompact[hi].data())), Splat(8)));
     const __m128i packed = _mm_shuffle_epi8(v, index);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), packed);
     p += kBitCount[lo];
@@ -549,8 +567,7 @@ void AppendAsCp1251(std::string& out, std::string_view utf8) {
     while (i + 1 < n) {
       const unsigned c0 = s[i];
       const unsigned c1 = s[i + 1];
-      const unsigned two = static_cast<unsigned>(c0 - 0xC2u < 0x1Eu) &
-                           static_cast<unsigned>((c1 & 0xC0u) == 0x80u);
+      const unsigned two = static_cast<unsigned>(c0 - 0xC2u < 0x1Eu) & static_cast<unsigned>((c1 & 0xC0u) == 0x80u);
       // Selected with masks rather than a conditional, which compilers turn
       // into a branch that mispredicts at every ASCII/Cyrillic boundary.
       // A non-ASCII byte that does not start a two-byte sequence reads
@@ -606,24 +623,30 @@ std::optional<Charset> CharsetFromName(std::string_view name) {
 
 const char* CharsetName(Charset cs) {
   switch (cs) {
-    case Charset::kUtf8: return "UTF-8";
-    case Charset::kWindows1251: return "windows-1251";
+    case Charset::kUtf8:
+      return "UTF-8";
+    case Charset::kWindows1251:
+      return "windows-1251";
   }
   return "UTF-8";
 }
 
 void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, Charset cs) {
   switch (ctx) {
-    case XmlContext::kText: AppendXmlMode<Mode::kText>(out, utf8, cs); return;
-    case XmlContext::kAttribute: AppendXmlMode<Mode::kAttribute>(out, utf8, cs); return;
-    case XmlContext::kCData: AppendXmlMode<Mode::kCData>(out, utf8, cs); return;
+    case XmlContext::kText:
+      AppendXmlMode<Mode::kText>(out, utf8, cs);
+      return;
+    case XmlContext::kAttribute:
+      AppendXmlMode<Mode::kAttribute>(out, utf8, cs);
+      return;
+    case XmlContext::kCData:
+      AppendXmlMode<Mode::kCData>(out, utf8, cs);
+      return;
   }
   AppendXmlMode<Mode::kText>(out, utf8, cs);
 }
 
-void AppendEncoded(std::string& out, std::string_view utf8, Charset cs) {
-  AppendXmlMode<Mode::kRaw>(out, utf8, cs);
-}
+void AppendEncoded(std::string& out, std::string_view utf8, Charset cs) { AppendXmlMode<Mode::kRaw>(out, utf8, cs); }
 
 std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len) {
   const char32_t cp = Decode(reinterpret_cast<const unsigned char*>(s.data()), s.size(), len);
@@ -751,16 +774,14 @@ constexpr std::array<std::array<unsigned char, 16>, 256> kPairCompact = [] {
 // 16 bytes from kShiftDown + (16 - t), as PSHUFB indices, move the last t
 // bytes of a block to its front and zero the rest; 16 bytes from kKeepFront
 // + (16 - t), as an AND mask, keep the first t bytes and zero the rest.
-alignas(32) constexpr unsigned char kShiftDown[32] = {
-    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
-    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-alignas(32) constexpr unsigned char kKeepFront[32] = {
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0};
+alignas(32) constexpr unsigned char kShiftDown[32] = {0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,
+                                                      11,   12,   13,   14,   15,   0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                                      0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+alignas(32) constexpr unsigned char kKeepFront[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                                      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0,    0,    0,    0,    0,    0,
+                                                      0,    0,    0,    0,    0,    0,    0,    0,    0,    0};
 
-inline __m128i LoadU(const unsigned char* p) {
-  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-}
+inline __m128i LoadU(const unsigned char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
 inline uint64_t Load64(const unsigned char* p) {
   uint64_t v;
@@ -787,8 +808,7 @@ inline __m128i LoadShort(const unsigned char* p, size_t t) {
   } else if (t >= 4) {
     lo = Load32(p) | (Load32(p + t - 4) << (8 * (t - 4)));
   } else if (t > 0) {
-    lo = uint64_t{p[0]} | (uint64_t{p[t / 2]} << (8 * (t / 2))) |
-         (uint64_t{p[t - 1]} << (8 * (t - 1)));
+    lo = uint64_t{p[0]} | (uint64_t{p[t / 2]} << (8 * (t / 2))) | (uint64_t{p[t - 1]} << (8 * (t - 1)));
   }
   return _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
 }
@@ -800,8 +820,8 @@ inline __m128i LoadShort(const unsigned char* p, size_t t) {
 // that ends early (the end of the input, or an 80-BF byte) has its bytes from
 // there on zeroed: they convert to one NUL each at the end of the output,
 // which is taken back. REQUIRES: the room invariant above.
-__attribute__((target("ssse3"))) inline size_t Cp1251LettersToUtf8(const unsigned char* s,
-                                                                    size_t i, size_t n, char*& d) {
+__attribute__((target("ssse3"))) inline size_t Cp1251LettersToUtf8(const unsigned char* s, size_t i, size_t n,
+                                                                   char*& d) {
   char* p = d;
   while (i < n) {
     size_t t = n - i;  // bytes of the block that are input
@@ -827,21 +847,17 @@ __attribute__((target("ssse3"))) inline size_t Cp1251LettersToUtf8(const unsigne
     // F0-FF: > -17 as signed bytes and not ASCII.
     const __m128i d1 = _mm_andnot_si128(ascii, _mm_cmpgt_epi8(x, Splat(0xEF)));
     // First byte: the ASCII byte itself, or D0 (D1 for F0-FF: D0 - (-1)).
-    const __m128i first = _mm_or_si128(_mm_and_si128(ascii, x),
-                                       _mm_andnot_si128(ascii, _mm_sub_epi8(Splat(0xD0), d1)));
+    const __m128i first = _mm_or_si128(_mm_and_si128(ascii, x), _mm_andnot_si128(ascii, _mm_sub_epi8(Splat(0xD0), d1)));
     // Second byte (unused for ASCII): C0-EF - 30 = 90-BF, F0-FF - 70 = 80-8F.
-    const __m128i second =
-        _mm_sub_epi8(x, _mm_or_si128(Splat(0x30), _mm_and_si128(d1, Splat(0x40))));
+    const __m128i second = _mm_sub_epi8(x, _mm_or_si128(Splat(0x30), _mm_and_si128(d1, Splat(0x40))));
     const unsigned m = Mask(ascii);
     const unsigned lo = m & 0xFF;
     const unsigned hi = m >> 8;
     const __m128i pairs_lo = _mm_unpacklo_epi8(first, second);
     const __m128i pairs_hi = _mm_unpackhi_epi8(first, second);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
-                     _mm_shuffle_epi8(pairs_lo, LoadU(kPairCompact[lo].data())));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_shuffle_epi8(pairs_lo, LoadU(kPairCompact[lo].data())));
     p += 16 - kBitCount[lo];
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
-                     _mm_shuffle_epi8(pairs_hi, LoadU(kPairCompact[hi].data())));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_shuffle_epi8(pairs_hi, LoadU(kPairCompact[hi].data())));
     p += 16 - kBitCount[hi];
     p -= 16 - t;  // the NULs the zeroed bytes wrote
     i += t;
@@ -863,8 +879,7 @@ inline void GrowTo(std::string& out, char*& d, size_t need) {
 // AssignCp1251AsUtf8 with the 16-byte block path; all in one function
 // compiled for SSSE3 so that the block path is inlined, its constants
 // loaded once, and a short field costs one call.
-__attribute__((target("ssse3"))) void AssignCp1251AsUtf8Ssse3(std::string& out,
-                                                               const unsigned char* s, size_t n) {
+__attribute__((target("ssse3"))) void AssignCp1251AsUtf8Ssse3(std::string& out, const unsigned char* s, size_t n) {
   out.resize(n * 2 + kUtf8Slack);
   char* d = out.data();
   size_t i = 0;

@@ -18,8 +18,8 @@
 #include <sstream>
 
 #include "output.h"
-#include "xml_text.h"
 #include "test_env.h"
+#include "xml_text.h"
 
 namespace feed {
 namespace {
@@ -135,7 +135,9 @@ TEST_F(HttpE2e, GzipWhenAcceptedSameDocument) {
   EXPECT_NE(gz.headers["etag"], plain.headers["etag"]) << "two encodings, two entity tags";
   std::string unzipped = Gunzip(gz.body);
   EXPECT_EQ(WithoutCatalogDate(unzipped), WithoutCatalogDate(plain.body));
-  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00", {"Accept-Encoding: gzip;q=0"}).headers.count("content-encoding"), 0u);
+  EXPECT_EQ(
+      Http("GET", "/yads?date=2026-10-25+00:00:00", {"Accept-Encoding: gzip;q=0"}).headers.count("content-encoding"),
+      0u);
 }
 
 TEST_F(HttpE2e, ConditionalGetAnswers304WithoutBody) {
@@ -150,8 +152,11 @@ TEST_F(HttpE2e, ConditionalGetAnswers304WithoutBody) {
   EXPECT_EQ(b.body, "");
   // If-None-Match is checked first: a stale tag wins over a fresh date.
   EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00",
-                 {"If-None-Match: \"stale\"", "If-Modified-Since: " + r.headers["last-modified"]}).status, 200);
-  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00", {"If-Modified-Since: Thu, 01 Jan 1970 00:00:00 GMT"}).status, 200);
+                 {"If-None-Match: \"stale\"", "If-Modified-Since: " + r.headers["last-modified"]})
+                .status,
+            200);
+  EXPECT_EQ(Http("GET", "/yads?date=2026-10-25+00:00:00", {"If-Modified-Since: Thu, 01 Jan 1970 00:00:00 GMT"}).status,
+            200);
 }
 
 TEST_F(HttpE2e, HeadHasTheHeadersAndNoBody) {
@@ -173,8 +178,8 @@ TEST_F(HttpE2e, OtherMethodsGet405WithAllow) {
 }
 
 TEST_F(HttpE2e, ARobotPagesToTheEndAndGetsEveryAd) {
-  std::string count = testing::Mariadb(
-      "SELECT COUNT(*) FROM listing WHERE status = 'active' AND ref REGEXP '^[A-Za-z0-9]{1,32}$'");
+  std::string count =
+      testing::Mariadb("SELECT COUNT(*) FROM listing WHERE status = 'active' AND ref REGEXP '^[A-Za-z0-9]{1,32}$'");
   size_t expected = std::stoul(count);
   size_t ads = 0, pages = 0;
   std::string cont;
@@ -247,7 +252,14 @@ TEST_F(HttpE2e, MalformedRequestsGetTheirFourHundredAndTheProcessStaysUp) {
       {"GET", "/yads?continue=" + token + "&continue=" + token, 400},
       {"GET", "/yads?date=" + std::string(3000, '1'), 400},
       {"GET", "/yads?junk=" + std::string(2100, 'x'), 400},
-      {"GET", "/yads?" + [] { std::string s; for (int i = 0; i < 20; ++i) s += "p" + std::to_string(i) + "=1&"; return s; }(), 400},
+      {"GET",
+       "/yads?" +
+           [] {
+             std::string s;
+             for (int i = 0; i < 20; ++i) s += "p" + std::to_string(i) + "=1&";
+             return s;
+           }(),
+       400},
       {"GET", "/yads?date=" + std::string(9000, '2'), 414},
       // Forged, altered and misused continue tokens.
       {"GET", "/yads?date=2026-01-01+00:00:00&continue=AAAA", 400},
@@ -305,7 +317,8 @@ TEST_F(HttpE2e, MalformedRequestsGetTheirFourHundredAndTheProcessStaysUp) {
 
 TEST_F(HttpE2e, LeftOutIdsReachTheServerLog) {
   ASSERT_EQ(Http("GET", "/yads?date=2026-01-01+00:00:00").status, 200);
-  auto bad = testing::Table("SELECT HEX(ref) FROM listing WHERE status = 'active' AND CHAR_LENGTH(ref) > 32 ORDER BY added, id LIMIT 1");
+  auto bad = testing::Table(
+      "SELECT HEX(ref) FROM listing WHERE status = 'active' AND CHAR_LENGTH(ref) > 32 ORDER BY added, id LIMIT 1");
   ASSERT_FALSE(bad.empty());
   std::ifstream log(Env("FEED_TEST_APACHE_LOG"));
   std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
@@ -323,7 +336,8 @@ TEST_F(HttpE2e, JoobleBotGetsItsFeedThen304AndItsVisitIsRecorded) {
   tinyxml2::XMLDocument doc;
   ASSERT_EQ(doc.Parse(body.c_str(), body.size()), tinyxml2::XML_SUCCESS);
   EXPECT_GT(std::count(body.begin(), body.end(), '\n'), 1000);
-  EXPECT_EQ(testing::Table("SELECT COUNT(*) FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0], "1");
+  EXPECT_EQ(testing::Table("SELECT COUNT(*) FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
+            "1");
   HttpReply again = Http("GET", "/jooble", {bot, "If-Modified-Since: " + r.headers["last-modified"]});
   EXPECT_EQ(again.status, 304);
   EXPECT_EQ(again.body, "");
@@ -353,14 +367,16 @@ TEST_F(HttpE2e, AJoobleBotThatHangsUpMidFeedLeavesTheRecordWhereItWas) {
   close(fd);
   // Give the server the moment it needs to notice.
   sleep(2);
-  EXPECT_EQ(testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
-            "2026-01-01 00:00:00");
+  EXPECT_EQ(
+      testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
+      "2026-01-01 00:00:00");
   // A whole visit afterwards moves it.
   HttpReply whole = Http("GET", "/jooble", {"User-Agent: JoobleBot/2.0"});
   ASSERT_EQ(whole.status, 200);
   EXPECT_NE(whole.body.find("</jobs>"), std::string::npos);
-  EXPECT_NE(testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
-            "2026-01-01 00:00:00");
+  EXPECT_NE(
+      testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
+      "2026-01-01 00:00:00");
 }
 
 }  // namespace

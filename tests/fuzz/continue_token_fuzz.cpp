@@ -16,8 +16,7 @@ namespace {
 using feed::ContinueToken;
 using feed::ContinueTokenCodec;
 
-constexpr std::string_view kAlphabet =
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+constexpr std::string_view kAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 void Check(bool ok) {
   if (!ok) std::abort();
@@ -37,9 +36,7 @@ class Bytes {
     for (int i = 0; i < n; ++i) v = (v << 8) | (pos_ < size_ ? data_[pos_++] : 0);
     return v;
   }
-  std::string_view Rest() const {
-    return {reinterpret_cast<const char*>(data_) + pos_, size_ - pos_};
-  }
+  std::string_view Rest() const { return {reinterpret_cast<const char*>(data_) + pos_, size_ - pos_}; }
 
  private:
   const uint8_t* data_;
@@ -52,11 +49,16 @@ int64_t TakeValue(Bytes& b) {
   const uint64_t shape = b.Take(1) % 5;
   const uint64_t raw = b.Take(6);
   switch (shape) {
-    case 0: return static_cast<int64_t>(raw % 65536) - 32768;           // small
-    case 1: return static_cast<int64_t>(raw % (uint64_t{1} << 32));       // epoch-like
-    case 2: return static_cast<int64_t>(raw % (uint64_t{1} << 34)) + (int64_t{1} << 32);
-    case 3: return static_cast<int64_t>(raw % (uint64_t{1} << 48)) - (int64_t{1} << 47);
-    default: return 1700000000 + static_cast<int64_t>(raw % 200000000);  // realistic
+    case 0:
+      return static_cast<int64_t>(raw % 65536) - 32768;  // small
+    case 1:
+      return static_cast<int64_t>(raw % (uint64_t{1} << 32));  // epoch-like
+    case 2:
+      return static_cast<int64_t>(raw % (uint64_t{1} << 34)) + (int64_t{1} << 32);
+    case 3:
+      return static_cast<int64_t>(raw % (uint64_t{1} << 48)) - (int64_t{1} << 47);
+    default:
+      return 1700000000 + static_cast<int64_t>(raw % 200000000);  // realistic
   }
 }
 

@@ -81,23 +81,21 @@ class Bytes {
 };
 
 std::string Rfc850(UnixTime t) {
-  static const char* const kLong[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                      "Thursday", "Friday", "Saturday"};
+  static const char* const kLong[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
   const std::string imf = FormatHttpDate(t);
   std::string day_name;
   for (const char* name : kLong) {
     if (imf.compare(0, 3, name, 3) == 0) day_name = name;
   }
-  return day_name + ", " + imf.substr(5, 2) + "-" + imf.substr(8, 3) + "-" + imf.substr(14, 2) +
-         " " + imf.substr(17, 8) + " GMT";
+  return day_name + ", " + imf.substr(5, 2) + "-" + imf.substr(8, 3) + "-" + imf.substr(14, 2) + " " +
+         imf.substr(17, 8) + " GMT";
 }
 
 std::string Asctime(UnixTime t) {
   const std::string imf = FormatHttpDate(t);
   std::string day = imf.substr(5, 2);
   if (day[0] == '0') day[0] = ' ';
-  return imf.substr(0, 3) + " " + imf.substr(8, 3) + " " + day + " " + imf.substr(17, 8) + " " +
-         imf.substr(12, 4);
+  return imf.substr(0, 3) + " " + imf.substr(8, 3) + " " + day + " " + imf.substr(17, 8) + " " + imf.substr(12, 4);
 }
 
 void Structured(const uint8_t* data, size_t size) {
@@ -110,11 +108,21 @@ void Structured(const uint8_t* data, size_t size) {
                                : 1500000000 + static_cast<int64_t>((raw >> 1) % 1000000000);
   std::string s;
   switch (b.Take(1) % 5) {
-    case 0: s = FormatSqlDateTime(FromNaiveSeconds(t)); break;
-    case 1: s = FormatDate(FromNaiveSeconds(t)); break;
-    case 2: s = FormatHttpDate(t); break;
-    case 3: s = Rfc850(t); break;
-    default: s = Asctime(t); break;
+    case 0:
+      s = FormatSqlDateTime(FromNaiveSeconds(t));
+      break;
+    case 1:
+      s = FormatDate(FromNaiveSeconds(t));
+      break;
+    case 2:
+      s = FormatHttpDate(t);
+      break;
+    case 3:
+      s = Rfc850(t);
+      break;
+    default:
+      s = Asctime(t);
+      break;
   }
   Check(s);
   // Damage: each step replaces, inserts or deletes one byte.

@@ -193,13 +193,67 @@ bool LoadCorpus(const std::vector<std::string>& paths, std::vector<std::string>*
 // Bytes that break parsers of the formats this project reads and writes.
 const std::vector<std::string>& Dictionary() {
   static const std::vector<std::string> kTokens = {
-      "<", ">", "&", "&#", "&#x", ";", "\"", "'", "]]>", "<![CDATA[", "<?xml", "-->",
-      "\xF0\x9F\x98\x80", "\xC0\x80", "\xED\xA0\x80", "\xEF\xBF\xBF", "\xE2\x80\xA8",
-      "\xD0\x81", "\x98", "\xFF", std::string(1, '\0'), "\r\n", "\t",
-      "%00", "%", "%2", "%FF", "+", "=", "&amp;", "&quot;", "&#8470;",
-      "2026-", "-", ":", " ", "00", "01", "12", "23", "24", "29", "30", "31", "59", "60", "99",
-      "02-29", "1970", "9999", "GMT", ", ", "Sun", "Sunday", "Nov", "1994",
-      "0", "9", "z", "Z", "A",
+      "<",
+      ">",
+      "&",
+      "&#",
+      "&#x",
+      ";",
+      "\"",
+      "'",
+      "]]>",
+      "<![CDATA[",
+      "<?xml",
+      "-->",
+      "\xF0\x9F\x98\x80",
+      "\xC0\x80",
+      "\xED\xA0\x80",
+      "\xEF\xBF\xBF",
+      "\xE2\x80\xA8",
+      "\xD0\x81",
+      "\x98",
+      "\xFF",
+      std::string(1, '\0'),
+      "\r\n",
+      "\t",
+      "%00",
+      "%",
+      "%2",
+      "%FF",
+      "+",
+      "=",
+      "&amp;",
+      "&quot;",
+      "&#8470;",
+      "2026-",
+      "-",
+      ":",
+      " ",
+      "00",
+      "01",
+      "12",
+      "23",
+      "24",
+      "29",
+      "30",
+      "31",
+      "59",
+      "60",
+      "99",
+      "02-29",
+      "1970",
+      "9999",
+      "GMT",
+      ", ",
+      "Sun",
+      "Sunday",
+      "Nov",
+      "1994",
+      "0",
+      "9",
+      "z",
+      "Z",
+      "A",
   };
   return kTokens;
 }
@@ -286,8 +340,8 @@ void MutateOnce(Rng& rng, std::string& s, const std::vector<std::string>& pool) 
   }
 }
 
-std::string Generate(Rng& rng, const std::vector<std::string>& seeds,
-                     const std::vector<std::string>& recent, size_t max_len) {
+std::string Generate(Rng& rng, const std::vector<std::string>& seeds, const std::vector<std::string>& recent,
+                     size_t max_len) {
   const size_t mode = rng.Below(10);
   if (mode == 0 || (seeds.empty() && recent.empty())) return RandomBytes(rng, max_len);
   if (mode == 1) return RandomText(rng, max_len);
@@ -347,7 +401,6 @@ int main(int argc, char** argv) {
       recent[rng.Below(kRecent)] = std::move(input);
     }
   }
-  std::printf("fuzz: %llu runs, %zu max len\n", static_cast<unsigned long long>(executed),
-              opts.max_len);
+  std::printf("fuzz: %llu runs, %zu max len\n", static_cast<unsigned long long>(executed), opts.max_len);
   return 0;
 }

@@ -16,14 +16,12 @@ namespace {
 
 void Check(bool ok, const char* what, std::string_view in, std::string_view out) {
   if (ok) return;
-  std::fprintf(stderr, "legacy_html_fuzz: %s\n  input  (%zu bytes)\n  output \"%.*s\"\n", what,
-               in.size(), static_cast<int>(out.size()), out.data());
+  std::fprintf(stderr, "legacy_html_fuzz: %s\n  input  (%zu bytes)\n  output \"%.*s\"\n", what, in.size(),
+               static_cast<int>(out.size()), out.data());
   std::abort();
 }
 
-bool IsTagStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '!' || c == '?';
-}
+bool IsTagStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '!' || c == '?'; }
 
 void CheckPlainText(std::string_view in, const std::string& out) {
   Check(feed::CleanUtf8(out) == out, "output is not clean UTF-8", in, out);
@@ -42,8 +40,7 @@ void CheckPlainText(std::string_view in, const std::string& out) {
   feed::AppendXml(xml, out, feed::XmlContext::kText, feed::Charset::kUtf8);
   xml += "</a>";
   tinyxml2::XMLDocument doc;
-  Check(doc.Parse(xml.data(), xml.size()) == tinyxml2::XML_SUCCESS,
-        "escaped output does not parse", in, xml);
+  Check(doc.Parse(xml.data(), xml.size()) == tinyxml2::XML_SUCCESS, "escaped output does not parse", in, xml);
 }
 
 // With no '&' in the input nothing is decoded, so a '<' followed by what

@@ -19,8 +19,8 @@ using feed::XmlContext;
 
 void Check(bool ok, const char* what, std::string_view in, std::string_view out) {
   if (ok) return;
-  std::fprintf(stderr, "xml_text_fuzz: %s\n  input  (%zu bytes)\n  output \"%.*s\"\n", what,
-               in.size(), static_cast<int>(out.size()), out.data());
+  std::fprintf(stderr, "xml_text_fuzz: %s\n  input  (%zu bytes)\n  output \"%.*s\"\n", what, in.size(),
+               static_cast<int>(out.size()), out.data());
   std::abort();
 }
 
@@ -104,12 +104,10 @@ std::string WithoutLineEnds(std::string s) {
 // tinyxml2 from discarding a whitespace-only text node; line ends in
 // element content are compared loosely because end-of-line handling, not
 // escaping, decides them.
-void CheckParses(std::string_view in, const std::string& attr, const std::string& body,
-                 const std::string& want) {
+void CheckParses(std::string_view in, const std::string& attr, const std::string& body, const std::string& want) {
   std::string xml = "<a v=\"" + attr + "\">[" + body + "]</a>";
   tinyxml2::XMLDocument doc;
-  Check(doc.Parse(xml.data(), xml.size()) == tinyxml2::XML_SUCCESS, "tinyxml2 rejects the document",
-        in, xml);
+  Check(doc.Parse(xml.data(), xml.size()) == tinyxml2::XML_SUCCESS, "tinyxml2 rejects the document", in, xml);
   const tinyxml2::XMLElement* root = doc.RootElement();
   Check(root != nullptr, "no root element", in, xml);
   const char* v = root->Attribute("v");
@@ -120,8 +118,7 @@ void CheckParses(std::string_view in, const std::string& attr, const std::string
     Check(t != nullptr, "element content is not text", in, xml);
     text += t->Value();
   }
-  Check(WithoutLineEnds(text) == WithoutLineEnds("[" + want + "]"), "text does not read back", in,
-        xml);
+  Check(WithoutLineEnds(text) == WithoutLineEnds("[" + want + "]"), "text does not read back", in, xml);
 }
 
 }  // namespace
@@ -150,8 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(text.find('<') == std::string::npos, "raw '<' in text", in, text);
     Check(text.find('>') == std::string::npos, "raw '>' in text", in, text);
     Check(AmpersandsStartReferences(text), "bare '&' in text", in, text);
-    Check(attr.find_first_of("<>\"\t\n\r") == std::string::npos, "raw character in attribute", in,
-          attr);
+    Check(attr.find_first_of("<>\"\t\n\r") == std::string::npos, "raw character in attribute", in, attr);
     Check(AmpersandsStartReferences(attr), "bare '&' in attribute", in, attr);
 
     {
@@ -159,8 +155,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // the document the brief promises to parse.
       std::string doc_text = "<a>" + (utf8 ? text : Cp1251ToUtf8(text)) + "</a>";
       tinyxml2::XMLDocument doc;
-      Check(doc.Parse(doc_text.data(), doc_text.size()) == tinyxml2::XML_SUCCESS,
-            "tinyxml2 rejects <a>text</a>", in, doc_text);
+      Check(doc.Parse(doc_text.data(), doc_text.size()) == tinyxml2::XML_SUCCESS, "tinyxml2 rejects <a>text</a>", in,
+            doc_text);
     }
     // tinyxml2 reads UTF-8 only; windows-1251 bytes are converted first,
     // which leaves the references for it to resolve.

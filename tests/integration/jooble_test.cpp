@@ -63,7 +63,9 @@ struct Job {
 std::map<std::string, Job> ParseJobs(const Reply& r, bool cp1251, std::string* hide_contacts = nullptr) {
   EXPECT_EQ(r.status, 200) << r.body.substr(0, 300);
   EXPECT_EQ(r.headers.at("Content-Type"), cp1251 ? "text/xml; charset=windows-1251" : "text/xml; charset=UTF-8");
-  EXPECT_EQ(r.body.rfind(std::string("<?xml version=\"1.0\" encoding=\"") + (cp1251 ? "windows-1251" : "UTF-8") + "\"?>\n", 0), 0u);
+  EXPECT_EQ(r.body.rfind(
+                std::string("<?xml version=\"1.0\" encoding=\"") + (cp1251 ? "windows-1251" : "UTF-8") + "\"?>\n", 0),
+            0u);
   std::string text = cp1251 ? testing::Cp1251ToUtf8(r.body) : r.body;
   tinyxml2::XMLDocument doc;
   std::map<std::string, Job> jobs;
@@ -105,10 +107,10 @@ struct DbJob {
 
 std::map<std::string, DbJob> DbJobs() {
   std::map<std::string, DbJob> out;
-  for (const auto& c : Table(
-           "SELECT id, status, HEX(title), HEX(regions), HEX(salary), HEX(company), HEX(company_info),"
-           " HEX(description), HEX(contacts), IFNULL(expires, ''), IFNULL(DATE_FORMAT(expires, '%d.%m.%Y'), ''),"
-           " DATE_FORMAT(created, '%d.%m.%Y'), DATE_FORMAT(updated, '%d.%m.%Y'), updated FROM job")) {
+  for (const auto& c :
+       Table("SELECT id, status, HEX(title), HEX(regions), HEX(salary), HEX(company), HEX(company_info),"
+             " HEX(description), HEX(contacts), IFNULL(expires, ''), IFNULL(DATE_FORMAT(expires, '%d.%m.%Y'), ''),"
+             " DATE_FORMAT(created, '%d.%m.%Y'), DATE_FORMAT(updated, '%d.%m.%Y'), updated FROM job")) {
     DbJob j;
     j.status = c[1];
     j.expected["link"] = "http://doska.example/job/" + c[0] + ".html";
@@ -176,7 +178,8 @@ TEST_F(JoobleIntegration, FirstVisitAllThen304ThenOnlyWhatChanged) {
   EXPECT_EQ(first.report.skipped, no_contacts.size());
   for (const std::string& id : no_contacts) {
     bool reported = false;
-    for (const std::string& s : first.report.skipped_items) reported = reported || s.rfind("item " + id + ": contacts=", 0) == 0;
+    for (const std::string& s : first.report.skipped_items)
+      reported = reported || s.rfind("item " + id + ": contacts=", 0) == 0;
     EXPECT_TRUE(reported) << "job " << id << " without contacts not reported";
   }
   // Text with Ukrainian letters, emoji and ]]> came through.
@@ -204,12 +207,17 @@ TEST_F(JoobleIntegration, FirstVisitAllThen304ThenOnlyWhatChanged) {
   testing::Mariadb("UPDATE job SET description = CONCAT(description, ' Оновлено ✅'), updated = '" + now +
                    "' WHERE id IN (3, 30, 300) AND status = 'active' AND contacts <> ''");
   auto fresh = Table("SELECT id FROM job WHERE id IN (3, 30, 300) AND status = 'active' AND contacts <> ''");
-  testing::Mariadb("INSERT INTO job (title, regions, salary, company, company_info, description, contacts, created, updated) VALUES"
-                   " ('Кур''єр', 'Кам''янське', '300$', 'ТОВ \"Ґанок\"', '', 'Опис ]]> 😀', 'тел. 0501234567', '" + now + "', '" + now + "'),"
-                   " ('Продавець', 'Київ', '', 'Магазин', '', 'Без контактів', '', '" + now + "', '" + now + "')");
+  testing::Mariadb(
+      "INSERT INTO job (title, regions, salary, company, company_info, description, contacts, created, updated) VALUES"
+      " ('Кур''єр', 'Кам''янське', '300$', 'ТОВ \"Ґанок\"', '', 'Опис ]]> 😀', 'тел. 0501234567', '" +
+      now + "', '" + now +
+      "'),"
+      " ('Продавець', 'Київ', '', 'Магазин', '', 'Без контактів', '', '" +
+      now + "', '" + now + "')");
   std::set<std::string> changed;
   for (const auto& r : fresh) changed.insert(r[0]);
-  for (const auto& r : Table("SELECT id FROM job WHERE title = 'Кур''єр' AND updated = '" + now + "'")) changed.insert(r[0]);
+  for (const auto& r : Table("SELECT id FROM job WHERE title = 'Кур''єр' AND updated = '" + now + "'"))
+    changed.insert(r[0]);
   ASSERT_GE(changed.size(), 2u);
   Reply third = testing::Fetch(*app_, Visit("/jooble", kBot));
   auto third_jobs = ParseJobs(third, false);
@@ -238,12 +246,16 @@ TEST_F(JoobleIntegration, IfModifiedSinceWinsOverTheRecord) {
   auto none = ParseJobs(testing::Fetch(*app_, Visit("/jooble", kBot)), false);
   EXPECT_TRUE(none.empty()) << "the record says everything was seen";
   std::string cut = "2026-10-25 00:00:00";
-  auto jobs = ParseJobs(testing::Fetch(*app_, Visit("/jooble", kBot, FormatHttpDate(SiteZone::ToUnix(*ParseSqlDateTime(cut))))), false);
-  auto expected = Table("SELECT id FROM job WHERE status = 'active' AND updated >= '" + cut + "' AND TRIM(contacts) <> ''");
+  auto jobs = ParseJobs(
+      testing::Fetch(*app_, Visit("/jooble", kBot, FormatHttpDate(SiteZone::ToUnix(*ParseSqlDateTime(cut))))), false);
+  auto expected =
+      Table("SELECT id FROM job WHERE status = 'active' AND updated >= '" + cut + "' AND TRIM(contacts) <> ''");
   EXPECT_GT(jobs.size(), 50u);
   EXPECT_LE(jobs.size(), expected.size());
   EXPECT_GE(jobs.size() + 5, expected.size()) << "contacts that are blank only after cleaning are left out too";
-  for (const auto& [id, j] : jobs) EXPECT_GE(j.f.at("updated").substr(6) + j.f.at("updated").substr(3, 2) + j.f.at("updated").substr(0, 2), "20261025");
+  for (const auto& [id, j] : jobs)
+    EXPECT_GE(j.f.at("updated").substr(6) + j.f.at("updated").substr(3, 2) + j.f.at("updated").substr(0, 2),
+              "20261025");
 }
 
 TEST_F(JoobleIntegration, APersonLookingDoesNotMoveTheRecord) {
@@ -286,7 +298,8 @@ TEST_F(JoobleIntegration, FullModeListsEveryCurrentJobButTheExpired) {
   auto db = DbJobs();
   std::set<std::string> expected;
   for (const auto& [id, j] : db) {
-    if (j.status == "active" && !j.contacts_plain.empty() && (j.expires.empty() || j.expires >= today)) expected.insert(id);
+    if (j.status == "active" && !j.contacts_plain.empty() && (j.expires.empty() || j.expires >= today))
+      expected.insert(id);
   }
   std::string hide;
   for (int visit = 0; visit < 2; ++visit) {

@@ -7,8 +7,8 @@
 #include <tinyxml2.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -94,11 +94,13 @@ std::map<std::string, ExpectedAd> ExpectedAds(const std::string& since, std::set
       "SELECT HEX(l.ref), HEX(l.title), HEX(l.body), HEX(l.author), l.kind, HEX(IFNULL(r.name, '')),"
       " HEX(l.phone), HEX(l.email), HEX(l.icq), HEX(l.photo), DATE(l.added), l.days"
       " FROM listing l LEFT JOIN region r ON r.region_id = l.region_id"
-      " WHERE l.status = 'active' AND l.added >= '" + since + "'");
+      " WHERE l.status = 'active' AND l.added >= '" +
+      since + "'");
   for (const auto& c : rows) {
     std::string ref = Unhex(c[0]);
-    bool valid = !ref.empty() && ref.size() <= 32 &&
-                 ref.find_first_not_of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos;
+    bool valid =
+        !ref.empty() && ref.size() <= 32 &&
+        ref.find_first_not_of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos;
     if (!valid) {
       bad_refs->insert(ref);
       continue;
@@ -112,7 +114,7 @@ std::map<std::string, ExpectedAd> ExpectedAds(const std::string& since, std::set
 struct Page {
   std::string catalog_date;
   std::vector<std::pair<std::string, std::map<std::string, std::string>>> ads;  // id -> fields
-  std::string continue_token;  // empty on the last page
+  std::string continue_token;                                                   // empty on the last page
 };
 
 Page Parse(const Reply& r) {
@@ -129,7 +131,8 @@ Page Parse(const Reply& r) {
   const tinyxml2::XMLElement* root = doc.RootElement();
   EXPECT_STREQ(root->Name(), "yml_catalog");
   page.catalog_date = root->Attribute("date");
-  const char* order[] = {"title", "body", "name", "tip", "town", "tel", "email", "icq", "pic", "date", "period", "url", "id"};
+  const char* order[] = {"title", "body", "name", "tip",    "town", "tel", "email",
+                         "icq",   "pic",  "date", "period", "url",  "id"};
   for (const tinyxml2::XMLElement* ad = root->FirstChildElement("ads")->FirstChildElement("ad"); ad;
        ad = ad->NextSiblingElement("ad")) {
     std::map<std::string, std::string> f;
@@ -171,31 +174,31 @@ class YadsIntegration : public ::testing::Test {
 TEST_F(YadsIntegration, EveryPageMatchesTheDatabaseFieldByField) {
   // Rows read through prepared statements and through streamed plain ones.
   for (const char* read : {"prepared", "stream"}) {
-  SCOPED_TRACE(read);
-  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "700"}, {"fetch_rows", "300"}, {"read", read}})));
-  for (const std::string& date : {std::string(), std::string("2026-10-15+00:00:00")}) {
-    std::set<std::string> bad_refs;
-    auto expected = ExpectedAds(date.empty() ? "1000-01-01" : "2026-10-15 00:00:00", &bad_refs);
-    ASSERT_GT(expected.size(), 500u);
-    ASSERT_FALSE(bad_refs.empty()) << "the sample board should hold ids the feed must leave out";
-    std::vector<Page> pages = FollowRun(app, date);
-    EXPECT_EQ(pages.size(), (expected.size() + bad_refs.size() + 699) / 700);
-    std::set<std::string> seen;
-    for (const Page& p : pages) {
-      EXPECT_EQ(p.catalog_date, pages[0].catalog_date) << "every page of a run shows the run's date";
-      for (const auto& [id, f] : p.ads) {
-        EXPECT_TRUE(seen.insert(id).second) << "ad " << id << " twice";
-        EXPECT_FALSE(bad_refs.count(id)) << "ad with a bad id " << id << " was listed";
-        auto it = expected.find(id);
-        if (it == expected.end()) {
-          ADD_FAILURE() << "ad " << id << " is not an active ad of the database";
-          continue;
+    SCOPED_TRACE(read);
+    App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "700"}, {"fetch_rows", "300"}, {"read", read}})));
+    for (const std::string& date : {std::string(), std::string("2026-10-15+00:00:00")}) {
+      std::set<std::string> bad_refs;
+      auto expected = ExpectedAds(date.empty() ? "1000-01-01" : "2026-10-15 00:00:00", &bad_refs);
+      ASSERT_GT(expected.size(), 500u);
+      ASSERT_FALSE(bad_refs.empty()) << "the sample board should hold ids the feed must leave out";
+      std::vector<Page> pages = FollowRun(app, date);
+      EXPECT_EQ(pages.size(), (expected.size() + bad_refs.size() + 699) / 700);
+      std::set<std::string> seen;
+      for (const Page& p : pages) {
+        EXPECT_EQ(p.catalog_date, pages[0].catalog_date) << "every page of a run shows the run's date";
+        for (const auto& [id, f] : p.ads) {
+          EXPECT_TRUE(seen.insert(id).second) << "ad " << id << " twice";
+          EXPECT_FALSE(bad_refs.count(id)) << "ad with a bad id " << id << " was listed";
+          auto it = expected.find(id);
+          if (it == expected.end()) {
+            ADD_FAILURE() << "ad " << id << " is not an active ad of the database";
+            continue;
+          }
+          ExpectAd(id, f, it->second);
         }
-        ExpectAd(id, f, it->second);
       }
+      EXPECT_EQ(seen.size(), expected.size());
     }
-    EXPECT_EQ(seen.size(), expected.size());
-  }
   }
 }
 
@@ -265,15 +268,18 @@ TEST_F(YadsIntegration, PagingIsExactlyOnceWhileOthersWrite) {
     for (int i = 0; !stop; ++i) {
       std::string now = FormatSqlDateTime(SiteZone::FromUnix(Now()));
       std::string ref = "NEW" + std::to_string(getpid()) + "x" + std::to_string(i);
-      db.Execute("INSERT INTO listing (ref, kind, title, body, author, region_id, added, days, updated, status) VALUES ('" +
-                 ref + "', 'offer', 'Новое', 'текст', 'Автор', 1, '" + now + "', 30, '" + now + "', 'active')");
+      db.Execute(
+          "INSERT INTO listing (ref, kind, title, body, author, region_id, added, days, updated, status) VALUES ('" +
+          ref + "', 'offer', 'Новое', 'текст', 'Автор', 1, '" + now + "', 30, '" + now + "', 'active')");
       added_refs.push_back(ref);
-      db.Execute("UPDATE listing SET title = CONCAT(title, '.'), updated = '" + now + "' WHERE id = " + std::to_string(1 + (i * 37) % 2900));
+      db.Execute("UPDATE listing SET title = CONCAT(title, '.'), updated = '" + now +
+                 "' WHERE id = " + std::to_string(1 + (i * 37) % 2900));
       if (i % 3 == 0) {
         int victim = 1 + (i * 101) % 2900;
         auto ref_row = Table("SELECT HEX(ref) FROM listing WHERE id = " + std::to_string(victim));
         if (!ref_row.empty()) deleted_refs.push_back(Unhex(ref_row[0][0]));
-        db.Execute("UPDATE listing SET status = 'deleted', updated = '" + now + "' WHERE id = " + std::to_string(victim));
+        db.Execute("UPDATE listing SET status = 'deleted', updated = '" + now +
+                   "' WHERE id = " + std::to_string(victim));
       }
       usleep(2000);
     }
@@ -339,7 +345,8 @@ TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
   // The command-line mode writes into a pipe we read slowly; the database
   // stops while the feed is half written.
   std::string config = testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "50"}});
-  std::string cmd = "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
+  std::string cmd =
+      "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out(4096, '\0');
@@ -364,26 +371,31 @@ TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
 TEST_F(YadsIntegration, CommandLineReportsLeftOutIds) {
   std::string config = testing::WriteSampleConfig({{"page_size", "100000"}});
   std::string out_file = config + ".xml", err_file = config + ".err";
-  int rc = testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads date='2026-09-01 00:00:00' -o '" +
-                          out_file + "' 2>'" + err_file + "'");
+  int rc = testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config +
+                          "' render /yads date='2026-09-01 00:00:00' -o '" + out_file + "' 2>'" + err_file + "'");
   EXPECT_EQ(rc, 0);
   std::ifstream err(err_file);
   std::string summary((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
   std::set<std::string> bad;
   auto expected = ExpectedAds("2026-09-01 00:00:00", &bad);
-  EXPECT_NE(summary.find(std::to_string(expected.size()) + " rows written, " + std::to_string(bad.size()) + " left out"),
-            std::string::npos) << summary;
+  EXPECT_NE(
+      summary.find(std::to_string(expected.size()) + " rows written, " + std::to_string(bad.size()) + " left out"),
+      std::string::npos)
+      << summary;
   for (const std::string& ref : bad) {
     EXPECT_NE(summary.find("id='" + ref.substr(0, 64)), std::string::npos) << ref << " not reported in\n" << summary;
   }
   // Usage errors and bad parameters fail clearly.
-  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads date=yesterday 2>/dev/null >/dev/null"), 1);
+  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config +
+                           "' render /yads date=yesterday 2>/dev/null >/dev/null"),
+            1);
   EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --help | grep -q render"), 0);
 }
 
 TEST_F(YadsIntegration, PlainCgiServesOneRequest) {
   std::string config = testing::WriteSampleConfig({{"page_size", "10"}});
-  std::string cmd = "FEED_CONFIG='" + config + "' REQUEST_METHOD=GET PATH_INFO=/yads QUERY_STRING='date=2026-10-01+00:00:00' '" +
+  std::string cmd = "FEED_CONFIG='" + config +
+                    "' REQUEST_METHOD=GET PATH_INFO=/yads QUERY_STRING='date=2026-10-01+00:00:00' '" +
                     Env("FEED_TEST_BIN") + "' </dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
@@ -391,7 +403,8 @@ TEST_F(YadsIntegration, PlainCgiServesOneRequest) {
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   EXPECT_EQ(pclose(p), 0);
-  EXPECT_EQ(out.rfind("Status: 200 OK\r\nContent-Type: text/xml; charset=windows-1251\r\n", 0), 0u) << out.substr(0, 200);
+  EXPECT_EQ(out.rfind("Status: 200 OK\r\nContent-Type: text/xml; charset=windows-1251\r\n", 0), 0u)
+      << out.substr(0, 200);
   EXPECT_NE(out.find("<continue>"), std::string::npos);
 }
 
@@ -399,7 +412,8 @@ TEST_F(YadsIntegration, AConfigMistakeStopsTheProgramAtStartWithFileAndLine) {
   std::string config = testing::WriteSampleConfig({{"page_size", "lots"}});
   std::string err = config + ".err";
   // As mod_fcgid starts it (no command): it must not serve half-configured.
-  int rc = testing::Shell("FEED_CONFIG='" + config + "' '" + Env("FEED_TEST_BIN") + "' </dev/null >/dev/null 2>'" + err + "'");
+  int rc = testing::Shell("FEED_CONFIG='" + config + "' '" + Env("FEED_TEST_BIN") + "' </dev/null >/dev/null 2>'" +
+                          err + "'");
   EXPECT_NE(rc, 0);
   std::ifstream in(err);
   std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -424,7 +438,9 @@ TEST_F(YadsIntegration, MappingErrorsAreFoundAtStart) {
     EXPECT_NE(std::string(e.what()).find("field 'town' is not a column"), std::string::npos) << e.what();
   }
   EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' check 2>/dev/null"), 1);
-  EXPECT_EQ(testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + testing::WriteSampleConfig() + "' check >/dev/null"), 0);
+  EXPECT_EQ(
+      testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + testing::WriteSampleConfig() + "' check >/dev/null"),
+      0);
 }
 
 }  // namespace
@@ -501,11 +517,14 @@ TEST(LegacyBoard, YadsFeedFromTheLegacySchemaByConfigurationAlone) {
   app.CheckDatabase();
 
   // The tables are cp1251: HEX() of their UTF-8 conversion.
-  auto rows = Table(std::string("SELECT a.ad_id, HEX(CONVERT(a.title USING utf8mb4)), HEX(CONVERT(a.text USING utf8mb4)),"
-                                " HEX(CONVERT(a.author USING utf8mb4)), a.kind, HEX(CONVERT(IFNULL(c.name, '') USING utf8mb4)),"
-                                " HEX(a.phone), HEX(a.email), HEX(a.icq), HEX(a.photo), DATE(a.added), a.days"
-                                " FROM `") + db + "`.ads a LEFT JOIN `" + db + "`.city c ON c.city_id = a.city_id"
-                                " WHERE a.status = 'active' AND a.added >= '2026-10-01 00:00:00'");
+  auto rows =
+      Table(std::string("SELECT a.ad_id, HEX(CONVERT(a.title USING utf8mb4)), HEX(CONVERT(a.text USING utf8mb4)),"
+                        " HEX(CONVERT(a.author USING utf8mb4)), a.kind, HEX(CONVERT(IFNULL(c.name, '') USING utf8mb4)),"
+                        " HEX(a.phone), HEX(a.email), HEX(a.icq), HEX(a.photo), DATE(a.added), a.days"
+                        " FROM `") +
+            db + "`.ads a LEFT JOIN `" + db +
+            "`.city c ON c.city_id = a.city_id"
+            " WHERE a.status = 'active' AND a.added >= '2026-10-01 00:00:00'");
   ASSERT_GT(rows.size(), 100u);
   std::map<std::string, ExpectedAd> expected;
   for (const auto& c : rows) {

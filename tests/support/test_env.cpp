@@ -52,7 +52,8 @@ std::string Mariadb(const std::string& sql) {
 
 void LoadSampleBoard(int ads, int jobs, int seed) {
   std::string root = Env("FEED_TEST_ROOT");
-  std::string cmd = "{ cat '" + root + "/sql/sample-board.sql' '" + root + "/sql/state.sql'; echo 'TRUNCATE feed_robot_visit;'; python3 '" + root +
+  std::string cmd = "{ cat '" + root + "/sql/sample-board.sql' '" + root +
+                    "/sql/state.sql'; echo 'TRUNCATE feed_robot_visit;'; python3 '" + root +
                     "/tools/gen_sample_board.py' --ads " + std::to_string(ads) + " --jobs " + std::to_string(jobs) +
                     " --seed " + std::to_string(seed) + "; } | " + Client();
   if (Shell(cmd) != 0) throw std::runtime_error("loading the sample board failed");
@@ -68,8 +69,9 @@ static std::string WriteTemp(const std::string& text) {
 }
 
 static std::string Header() {
-  return "[database]\nsocket = " + Env("FEED_TEST_SOCKET") + "\nuser = feed\npassword = feed\nname = " +
-         Env("FEED_TEST_DB") + "\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n";
+  return "[database]\nsocket = " + Env("FEED_TEST_SOCKET") +
+         "\nuser = feed\npassword = feed\nname = " + Env("FEED_TEST_DB") +
+         "\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n";
 }
 
 std::string WriteConfig(const std::string& feeds) {
@@ -95,8 +97,10 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& override
       {"settle_seconds", "10"},
   };
   for (const auto& [k, v] : overrides) {
-    if (v.empty()) yads.erase(k);
-    else yads[k] = v;
+    if (v.empty())
+      yads.erase(k);
+    else
+      yads[k] = v;
   }
   std::string text = Header() + "[feed yads]\n";
   for (const auto& [k, v] : yads) text += k + " = " + v + "\n";
@@ -104,13 +108,15 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& override
 }
 
 void StopDatabase() {
-  if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' stop '" + Env("FEED_TEST_DB_DIR") + "' >/dev/null") != 0) {
+  if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' stop '" + Env("FEED_TEST_DB_DIR") +
+            "' >/dev/null") != 0) {
     throw std::runtime_error("stopping MariaDB failed");
   }
 }
 
 void StartDatabase() {
-  if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' start '" + Env("FEED_TEST_DB_DIR") + "' >/dev/null") != 0) {
+  if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' start '" + Env("FEED_TEST_DB_DIR") +
+            "' >/dev/null") != 0) {
     throw std::runtime_error("starting MariaDB failed");
   }
 }

@@ -79,15 +79,22 @@ TEST(Config, EachMistakeNamesFileAndLine) {
       {"[site]\ntime_zone = ../../etc/passwd\n", "f.ini:2: unknown time zone"},
       {"[database]\nname=x\n[feed a b]\n", "f.ini:3: a feed name is"},
       {"[database]\nname=x\n[feed y]\nquery = q\nkeyset = id\n", "f.ini:3: [feed y] needs template"},
-      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nencoding = koi8-r\n", "f.ini:7: encoding must be"},
-      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n", "has continue but no secret"},
-      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\npage_size = 10\n", "has page_size but no continue"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nencoding = koi8-r\n",
+       "f.ini:7: encoding must be"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n",
+       "has continue but no secret"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\npage_size = 10\n",
+       "has page_size but no continue"},
       {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = a b c d\n", "f.ini:6: keyset names 1 to 3"},
       {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\npath = /../x\n", "f.ini:7: path must"},
-      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nsince = cookie x\n", "f.ini:7: since must be"},
-      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nsecret = short\n", "f.ini:7: secret must be at least"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nsince = cookie x\n",
+       "f.ini:7: since must be"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nsecret = short\n",
+       "f.ini:7: secret must be at least"},
       {"[database]\nname=x\n", "no [feed NAME] section"},
-      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\n[feed z]\npath = /y\ntemplate = t\nquery = q\nkeyset = id\n", "f.ini:7: two feeds have path /y"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\n[feed z]\npath = /y\ntemplate = t\nquery = "
+       "q\nkeyset = id\n",
+       "f.ini:7: two feeds have path /y"},
   };
   for (const Case& c : cases) {
     std::string msg = ErrorOf(c.text);
@@ -107,15 +114,19 @@ TEST(Config, RobotSinceAndTemplateValues) {
   EXPECT_EQ(c.feeds[0].encoding, Charset::kUtf8);
   EXPECT_FALSE(c.feeds[0].stream);
   EXPECT_EQ(c.feeds[0].db_charset, "");
-  Config s = ParseConfig("[database]\nname = x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nread = stream\ndb_charset = cp1251\n",
-                         "f.ini", "/etc");
+  Config s = ParseConfig(
+      "[database]\nname = x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nread = stream\ndb_charset = cp1251\n",
+      "f.ini", "/etc");
   EXPECT_TRUE(s.feeds[0].stream);
   EXPECT_EQ(s.feeds[0].db_charset, "cp1251");
-  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nread = fast\n").find("f.ini:7: read must be"),
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nread = fast\n")
+                .find("f.ini:7: read must be"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ndb_charset = koi8r\n").find("f.ini:7: db_charset"),
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ndb_charset = koi8r\n")
+                .find("f.ini:7: db_charset"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nvalue.a b = 1\n").find("f.ini:7: unknown key"),
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nvalue.a b = 1\n")
+                .find("f.ini:7: unknown key"),
             std::string::npos);
 }
 

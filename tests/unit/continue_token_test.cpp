@@ -15,11 +15,12 @@ namespace {
 using namespace std::string_literals;
 using namespace std::string_view_literals;
 
-constexpr std::string_view kAlphabet =
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+constexpr std::string_view kAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 constexpr std::string_view kSecret = "correct horse battery staple";
 // A feed name and a normalised `date`, NUL-separated.
-constexpr std::string_view kBinding = "yads\0" "2026-01-01 00:00:00"sv;
+constexpr std::string_view kBinding =
+    "yads\0"
+    "2026-01-01 00:00:00"sv;
 constexpr int64_t kP32 = int64_t{1} << 32;
 constexpr int64_t kP47 = int64_t{1} << 47;
 
@@ -100,9 +101,19 @@ TEST(ContinueToken, RoundTripsRandomValues) {
 
 TEST(ContinueToken, RoundTripsClassBoundaries) {
   const ContinueTokenCodec codec(kSecret);
-  const std::vector<int64_t> edges = {
-      0, 1, -1, (1 << 15) - 1, -(1 << 15), 1 << 15, -(1 << 15) - 1, kP32 - 1, kP32,
-      kP32 + (int64_t{1} << 34) - 1, kP32 + (int64_t{1} << 34), -kP47, kP47 - 1};
+  const std::vector<int64_t> edges = {0,
+                                      1,
+                                      -1,
+                                      (1 << 15) - 1,
+                                      -(1 << 15),
+                                      1 << 15,
+                                      -(1 << 15) - 1,
+                                      kP32 - 1,
+                                      kP32,
+                                      kP32 + (int64_t{1} << 34) - 1,
+                                      kP32 + (int64_t{1} << 34),
+                                      -kP47,
+                                      kP47 - 1};
   for (int64_t a : edges) {
     for (int64_t b : edges) {
       const ContinueToken t{a, {b}};
@@ -180,22 +191,56 @@ TEST(ContinueToken, OtherBindingOrSecretFails) {
   const ContinueTokenCodec codec(kSecret);
   const ContinueTokenCodec other("correct horse battery stapler");
   const ContinueToken t{1767225600, {1767225600, 42}};
-  const std::string token = codec.Encode(t, "yads\0" "2026-01-01 00:00:00"s);
-  EXPECT_EQ(codec.Decode(token, "yads\0" "2026-01-01 00:00:00"s), t);
-  EXPECT_FALSE(codec.Decode(token, "yads\0" "2026-01-01 00:00:01"s).has_value());
-  EXPECT_FALSE(codec.Decode(token, "jooble\0" "2026-01-01 00:00:00"s).has_value());
+  const std::string token = codec.Encode(t,
+                                         "yads\0"
+                                         "2026-01-01 00:00:00"s);
+  EXPECT_EQ(codec.Decode(token,
+                         "yads\0"
+                         "2026-01-01 00:00:00"s),
+            t);
+  EXPECT_FALSE(codec
+                   .Decode(token,
+                           "yads\0"
+                           "2026-01-01 00:00:01"s)
+                   .has_value());
+  EXPECT_FALSE(codec
+                   .Decode(token,
+                           "jooble\0"
+                           "2026-01-01 00:00:00"s)
+                   .has_value());
   EXPECT_FALSE(codec.Decode(token, "yads").has_value());
   EXPECT_FALSE(codec.Decode(token, "").has_value());
-  EXPECT_FALSE(other.Decode(token, "yads\0" "2026-01-01 00:00:00"s).has_value());
+  EXPECT_FALSE(other
+                   .Decode(token,
+                           "yads\0"
+                           "2026-01-01 00:00:00"s)
+                   .has_value());
   EXPECT_NE(other.Encode(t, "yads"), codec.Encode(t, "yads"));
 }
 
 TEST(ContinueToken, RejectsGarbage) {
   const ContinueTokenCodec codec(kSecret);
   const std::vector<std::string> cases = {
-      "", "0", "00000000", std::string(33, 'z'), std::string(32, 'z'), std::string(32, '0'),
-      "abc-def", "abc def", "abc_def", "abc+def/", "abc=", "\xff\xfe", "\0"s, "abc\0def"s,
-      "ÿÿÿÿ", "Ａ", "%41%42", "1", "Z", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+      "",
+      "0",
+      "00000000",
+      std::string(33, 'z'),
+      std::string(32, 'z'),
+      std::string(32, '0'),
+      "abc-def",
+      "abc def",
+      "abc_def",
+      "abc+def/",
+      "abc=",
+      "\xff\xfe",
+      "\0"s,
+      "abc\0def"s,
+      "ÿÿÿÿ",
+      "Ａ",
+      "%41%42",
+      "1",
+      "Z",
+      "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(testing::PrintToString(c));
@@ -310,9 +355,7 @@ class RawToken {
   }
 
  private:
-  static uint64_t ZigZag(int64_t v) {
-    return (static_cast<uint64_t>(v) << 1) ^ (v < 0 ? ~uint64_t{0} : 0);
-  }
+  static uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ (v < 0 ? ~uint64_t{0} : 0); }
   void SetBit(int i, int b) { bits_[i] = b; }
   int GetBit(int i) const { return bits_[i]; }
 
@@ -327,14 +370,8 @@ TEST(ContinueToken, LayoutIsPinned) {
   // an interface with every robot that holds one.
   const ContinueTokenCodec codec(kSecret);
   const ContinueToken t{1800000000, {1799999999, -5, kP32}};
-  const std::string raw = RawToken(kSecret)
-                              .Bits(4, 1)
-                              .Bits(2, 3)
-                              .Word(1800000000)
-                              .Word(1799999999)
-                              .Small(-5)
-                              .Wide(kP32)
-                              .Finish(kBinding);
+  const std::string raw =
+      RawToken(kSecret).Bits(4, 1).Bits(2, 3).Word(1800000000).Word(1799999999).Small(-5).Wide(kP32).Finish(kBinding);
   EXPECT_EQ(codec.Encode(t, kBinding), raw);
   EXPECT_EQ(codec.Decode(raw, kBinding), t);
   const ContinueToken full{-kP47, {kP47 - 1}};
@@ -354,24 +391,20 @@ TEST(ContinueToken, RejectsMalformedPayloadsEvenWithValidMac) {
       {"version 2", raw().Bits(4, 2).Bits(2, 1).Word(1 << 20).Word(1 << 20).Finish(kBinding)},
       {"version 15", raw().Bits(4, 15).Bits(2, 1).Word(1 << 20).Word(1 << 20).Finish(kBinding)},
       {"count 0", raw().Bits(4, 1).Bits(2, 0).Word(1 << 20).Finish(kBinding)},
-      {"count 0, value follows",
-       raw().Bits(4, 1).Bits(2, 0).Word(1 << 20).Word(1 << 20).Finish(kBinding)},
+      {"count 0, value follows", raw().Bits(4, 1).Bits(2, 0).Word(1 << 20).Word(1 << 20).Finish(kBinding)},
       {"small value as word", raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(5).Finish(kBinding)},
-      {"word value as full",
-       raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Full(1 << 20).Finish(kBinding)},
+      {"word value as full", raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Full(1 << 20).Finish(kBinding)},
       {"small value as full", raw().Bits(4, 1).Bits(2, 1).Full(-3).Word(1 << 20).Finish(kBinding)},
-      {"wide value as full",
-       raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Full(kP32 + 1).Finish(kBinding)},
-      {"trailing bit", raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20).EndPayload()
-                           .Bits(1, 1).Finish(kBinding)},
-      {"trailing value", raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20).EndPayload()
-                             .Word(1 << 20).Finish(kBinding)},
-      {"trailing bit in last byte", raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20)
-                                        .Bits(1, 0).EndPayload().Bits(1, 1).Finish(kBinding)},
+      {"wide value as full", raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Full(kP32 + 1).Finish(kBinding)},
+      {"trailing bit",
+       raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20).EndPayload().Bits(1, 1).Finish(kBinding)},
+      {"trailing value",
+       raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20).EndPayload().Word(1 << 20).Finish(kBinding)},
+      {"trailing bit in last byte",
+       raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20).Bits(1, 0).EndPayload().Bits(1, 1).Finish(kBinding)},
   };
   // The writer itself is trustworthy: the canonical twin decodes.
-  ASSERT_TRUE(codec.Decode(raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20)
-                               .Finish(kBinding), kBinding));
+  ASSERT_TRUE(codec.Decode(raw().Bits(4, 1).Bits(2, 1).Word(1 << 20).Word(1 << 20).Finish(kBinding), kBinding));
   for (const auto& c : cases) {
     SCOPED_TRACE(c.what);
     ExpectWellFormed(c.token);

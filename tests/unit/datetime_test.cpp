@@ -20,14 +20,10 @@ struct ValidSql {
 
 TEST(ParseSqlDateTime, AcceptsValid) {
   const std::vector<ValidSql> cases = {
-      {"2026-01-01 00:00:00", {2026, 1, 1, 0, 0, 0}},
-      {"2026-12-31 23:59:59", {2026, 12, 31, 23, 59, 59}},
-      {"2024-02-29 12:34:56", {2024, 2, 29, 12, 34, 56}},
-      {"2000-02-29 00:00:00", {2000, 2, 29, 0, 0, 0}},
-      {"1000-01-01 00:00:00", {1000, 1, 1, 0, 0, 0}},
-      {"9999-12-31 23:59:59", {9999, 12, 31, 23, 59, 59}},
-      {"1970-01-01 00:00:00", {1970, 1, 1, 0, 0, 0}},
-      {"2026-04-30 09:05:07", {2026, 4, 30, 9, 5, 7}},
+      {"2026-01-01 00:00:00", {2026, 1, 1, 0, 0, 0}},     {"2026-12-31 23:59:59", {2026, 12, 31, 23, 59, 59}},
+      {"2024-02-29 12:34:56", {2024, 2, 29, 12, 34, 56}}, {"2000-02-29 00:00:00", {2000, 2, 29, 0, 0, 0}},
+      {"1000-01-01 00:00:00", {1000, 1, 1, 0, 0, 0}},     {"9999-12-31 23:59:59", {9999, 12, 31, 23, 59, 59}},
+      {"1970-01-01 00:00:00", {1970, 1, 1, 0, 0, 0}},     {"2026-04-30 09:05:07", {2026, 4, 30, 9, 5, 7}},
       {"2026-03-29 03:30:00", {2026, 3, 29, 3, 30, 0}},  // in Kiev's DST gap: still a date
   };
   for (const auto& c : cases) {
@@ -53,12 +49,14 @@ TEST(ParseSqlDateTime, RejectsInvalid) {
       "2026-01-01 00:00:60",
       "",
       "2026-01-01 00:00:00\0x"s,
-      "\0"s "026-01-01 00:00:00",
-      "2026-01-01\0"s "00:00:00",
-      "2О26-01-01 00:00:00",                // Cyrillic capital O for the zero
-      "2026-01-01 00:00:0З",                // Cyrillic Ze for the three
-      "２０２６-01-01 00:00:00",            // fullwidth digits
-      "٢٠٢٦-01-01 00:00:00",                // Arabic-Indic digits
+      "\0"s
+      "026-01-01 00:00:00",
+      "2026-01-01\0"s
+      "00:00:00",
+      "2О26-01-01 00:00:00",      // Cyrillic capital O for the zero
+      "2026-01-01 00:00:0З",      // Cyrillic Ze for the three
+      "２０２６-01-01 00:00:00",  // fullwidth digits
+      "٢٠٢٦-01-01 00:00:00",      // Arabic-Indic digits
       "2026-00-01 00:00:00",
       "2026-01-00 00:00:00",
       "2026-01-32 00:00:00",
@@ -105,8 +103,8 @@ TEST(ParseSqlDateTime, DateOnly) {
   EXPECT_EQ(ParseSqlDateTime("2024-02-29", true), (LocalTime{2024, 2, 29, 0, 0, 0}));
   EXPECT_FALSE(ParseSqlDateTime("2026-05-17", false));
   const std::vector<std::string> bad = {
-      "2026-02-30", "2026-13-01", "2026-05-17 ", " 2026-05-17", "2026-05-1", "2026-5-17",
-      "2026-05-17T", "2026-05-17 00:00", "0999-05-17", "2026/05/17", "2026-05-17\0"s, "",
+      "2026-02-30",  "2026-13-01",       "2026-05-17 ", " 2026-05-17", "2026-05-1",     "2026-5-17",
+      "2026-05-17T", "2026-05-17 00:00", "0999-05-17",  "2026/05/17",  "2026-05-17\0"s, "",
   };
   for (const auto& c : bad) {
     SCOPED_TRACE(testing::PrintToString(c));
@@ -123,8 +121,7 @@ TEST(ParseSqlDateTime, CalendarMatchesDayArithmetic) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%04d-%02d-%02d 12:00:00", year, month, day);
         const LocalTime lt{year, month, day, 12, 0, 0};
-        const bool real = month >= 1 && month <= 12 && day >= 1 &&
-                          FromNaiveSeconds(NaiveSeconds(lt)) == lt;
+        const bool real = month >= 1 && month <= 12 && day >= 1 && FromNaiveSeconds(NaiveSeconds(lt)) == lt;
         EXPECT_EQ(ParseSqlDateTime(buf).has_value(), real) << buf;
       }
     }
@@ -192,15 +189,15 @@ TEST(SiteZone, UseRejectsUnknownAndUnsafeNamesAndKeepsZone) {
   const std::vector<std::string> bad = {
       "",
       "No/Such_Zone",
-      "Europe",                 // a directory
+      "Europe",  // a directory
       "Europe/",
       "../../../etc/passwd",
       "Europe/../UTC",
       "/usr/share/zoneinfo/UTC",
       "/etc/localtime",
-      "EST5",                   // a POSIX rule, not a database entry
+      "EST5",  // a POSIX rule, not a database entry
       "Europe/Kiev\0x"s,
-      "zone.tab",               // a regular file, but not TZif
+      "zone.tab",  // a regular file, but not TZif
   };
   for (const auto& name : bad) {
     SCOPED_TRACE(testing::PrintToString(name));
@@ -228,10 +225,10 @@ TEST(SiteZone, KievSpringGapMapsToLaterInstant) {
   const UnixTime kGap0330 = 1774747800;  // 01:30Z: 03:30 read at +02, shown as 04:30
   EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 3, 30, 0}), kGap0330);
   EXPECT_EQ(SiteZone::FromUnix(kGap0330), (LocalTime{2026, 3, 29, 4, 30, 0}));
-  EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 3, 0, 0}), 1774746000);      // 01:00Z
+  EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 3, 0, 0}), 1774746000);  // 01:00Z
   EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 3, 59, 59}), 1774749599);
-  EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 2, 59, 59}), 1774745999);    // last EET second
-  EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 4, 0, 0}), 1774746000);      // first EEST second
+  EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 2, 59, 59}), 1774745999);  // last EET second
+  EXPECT_EQ(SiteZone::ToUnix({2026, 3, 29, 4, 0, 0}), 1774746000);    // first EEST second
 }
 
 TEST(SiteZone, KievAutumnOverlapMapsToEarlierInstant) {
@@ -240,17 +237,17 @@ TEST(SiteZone, KievAutumnOverlapMapsToEarlierInstant) {
   EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 3, 30, 0}), kOverlap0330);
   EXPECT_EQ(SiteZone::FromUnix(kOverlap0330), (LocalTime{2026, 10, 25, 3, 30, 0}));
   EXPECT_EQ(SiteZone::FromUnix(kOverlap0330 + 3600), (LocalTime{2026, 10, 25, 3, 30, 0}));
-  EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 3, 0, 0}), 1792886400);     // 00:00Z
+  EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 3, 0, 0}), 1792886400);  // 00:00Z
   EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 3, 59, 59}), 1792889999);
   EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 2, 59, 59}), 1792886399);
-  EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 4, 0, 0}), 1792893600);     // 02:00Z
+  EXPECT_EQ(SiteZone::ToUnix({2026, 10, 25, 4, 0, 0}), 1792893600);  // 02:00Z
 }
 
 // Every half hour of 2025-2027, in zones with whole-hour, half-hour and
 // date-line transitions: ToUnix gives the earliest instant showing the time.
 TEST(SiteZone, ToUnixInvertsFromUnixEverywhere) {
-  for (const char* zone : {"Europe/Kiev", "America/New_York", "America/St_Johns",
-                           "Australia/Lord_Howe", "Asia/Kolkata", "Pacific/Apia", "UTC"}) {
+  for (const char* zone : {"Europe/Kiev", "America/New_York", "America/St_Johns", "Australia/Lord_Howe", "Asia/Kolkata",
+                           "Pacific/Apia", "UTC"}) {
     SCOPED_TRACE(zone);
     ASSERT_TRUE(SiteZone::Use(zone));
     for (UnixTime t = 1735689600; t < 1830297600; t += 1800) {
@@ -298,8 +295,7 @@ TEST(FormatZoned, KievSummerAndWinter) {
   EXPECT_EQ(FormatRfc822(kKievSummer), "Wed, 01 Jul 2026 12:00:00 +0300");
   EXPECT_EQ(FormatRfc3339(kKievSummer), "2026-07-01T12:00:00+03:00");
   // Near midnight the local day differs from the UTC one.
-  EXPECT_EQ(FormatRfc822(NaiveSeconds({2026, 12, 31, 23, 30, 0})),
-            "Fri, 01 Jan 2027 01:30:00 +0200");
+  EXPECT_EQ(FormatRfc822(NaiveSeconds({2026, 12, 31, 23, 30, 0})), "Fri, 01 Jan 2027 01:30:00 +0200");
   // Kiev mean time was +2:02:04; the forms cannot say seconds.
   EXPECT_EQ(FormatRfc3339(NaiveSeconds({1900, 1, 1, 0, 0, 0})), "1900-01-01T02:02:00+02:02");
 }
@@ -322,21 +318,19 @@ TEST(FormatZoned, NegativeAndHalfHourOffsets) {
 
 // The other two forms of the instant FormatHttpDate writes.
 std::string AsRfc850(UnixTime t) {
-  static const char* const kLong[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                      "Thursday", "Friday", "Saturday"};
+  static const char* const kLong[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
   const std::string imf = FormatHttpDate(t);  // "Sun, 06 Nov 1994 08:49:37 GMT"
   int wday = 0;
   while (imf.compare(0, 3, std::string(kLong[wday]).substr(0, 3)) != 0) ++wday;
-  return std::string(kLong[wday]) + ", " + imf.substr(5, 2) + "-" + imf.substr(8, 3) + "-" +
-         imf.substr(14, 2) + " " + imf.substr(17, 8) + " GMT";
+  return std::string(kLong[wday]) + ", " + imf.substr(5, 2) + "-" + imf.substr(8, 3) + "-" + imf.substr(14, 2) + " " +
+         imf.substr(17, 8) + " GMT";
 }
 
 std::string AsAsctime(UnixTime t) {
   const std::string imf = FormatHttpDate(t);
   std::string day = imf.substr(5, 2);
   if (day[0] == '0') day[0] = ' ';
-  return imf.substr(0, 3) + " " + imf.substr(8, 3) + " " + day + " " + imf.substr(17, 8) + " " +
-         imf.substr(12, 4);
+  return imf.substr(0, 3) + " " + imf.substr(8, 3) + " " + day + " " + imf.substr(17, 8) + " " + imf.substr(12, 4);
 }
 
 TEST(ParseHttpDate, AcceptsTheThreeForms) {

@@ -21,8 +21,8 @@ TEST(QueryParams, DecodesPercentAndPlus) {
 
 TEST(QueryParams, RejectsMalformedInputWithAReason) {
   const char* bad[] = {
-      "date=%", "date=%4", "date=%zz", "date=%00", "date=a%0Ab", "date=%FF", "date=%C0%AF",
-      "a=1&a=2", "=x", "%00=1", "date=%ED%A0%80",
+      "date=%",      "date=%4", "date=%zz", "date=%00", "date=a%0Ab",     "date=%FF",
+      "date=%C0%AF", "a=1&a=2", "=x",       "%00=1",    "date=%ED%A0%80",
   };
   for (const char* qs : bad) {
     try {
@@ -63,8 +63,8 @@ TEST(Http, IfNoneMatchUsesWeakComparison) {
 }
 
 TEST(Http, RequestFromEnvironmentCopiesTheCgiVariables) {
-  std::map<std::string, std::string> env = {{"REQUEST_METHOD", "HEAD"}, {"PATH_INFO", "/yads"},
-                                            {"QUERY_STRING", "a=1"}, {"HTTP_IF_NONE_MATCH", "\"e\""},
+  std::map<std::string, std::string> env = {{"REQUEST_METHOD", "HEAD"},       {"PATH_INFO", "/yads"},
+                                            {"QUERY_STRING", "a=1"},          {"HTTP_IF_NONE_MATCH", "\"e\""},
                                             {"HTTP_ACCEPT_ENCODING", "gzip"}, {"HTTP_USER_AGENT", "JoobleBot/2"}};
   Request r = RequestFromEnvironment([&](const char* n) {
     auto it = env.find(n);

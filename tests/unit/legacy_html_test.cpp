@@ -39,8 +39,7 @@ struct Case {
 
 void ExpectConversions(const std::vector<Case>& cases) {
   for (const auto& c : cases) {
-    EXPECT_EQ(Visible(LegacyHtmlToText(c.in)), Visible(c.want))
-        << c.name << ": \"" << Visible(c.in) << "\"";
+    EXPECT_EQ(Visible(LegacyHtmlToText(c.in)), Visible(c.want)) << c.name << ": \"" << Visible(c.in) << "\"";
   }
 }
 
@@ -77,8 +76,7 @@ TEST(LegacyHtmlTest, ElementsRemovedWithTheirContent) {
       {"script", "a<script>alert(1)</script>b", "ab"},
       {"script mixed case with attributes", "a<SCRIPT type=\"text/javascript\">x</ScRiPt >b", "ab"},
       {"script containing markup", "<script>if (a<b && c>d) {}</script>ok", "ok"},
-      {"script containing a split close tag",
-       "<script>document.write('</scr'+'ipt>')</script>ok", "ok"},
+      {"script containing a split close tag", "<script>document.write('</scr'+'ipt>')</script>ok", "ok"},
       {"two scripts", "<script>a</script>b<script>c</script>d", "bd"},
       {"script never closed", "text<script>alert(1)", "text"},
       {"script tag never closed", "text<script", "text"},
@@ -264,17 +262,46 @@ TEST(LegacyHtmlTest, Whitespace) {
 
 TEST(LegacyHtmlTest, ControlCharactersAndInvalidBytes) {
   ExpectConversions({
-      {"C0 controls", "a\x01" "b\x08" "c\x0B" "d\x0C" "e\x1F" "f\x7F" "g", "abcdefg"},
-      {"NUL", "a\x00" "b"s, "ab"},
+      {"C0 controls",
+       "a\x01"
+       "b\x08"
+       "c\x0B"
+       "d\x0C"
+       "e\x1F"
+       "f\x7F"
+       "g",
+       "abcdefg"},
+      {"NUL",
+       "a\x00"
+       "b"s,
+       "ab"},
       {"C1 control", "a\u0085b\u009Fc", "abc"},
       {"control between spaces", "a \x01 b", "a b"},
-      {"overlong", "a\xC0\xAF" "b", "ab"},
-      {"FF byte", "a\xFF" "b", "ab"},
-      {"stray continuation", "a\x80" "b", "ab"},
+      {"overlong",
+       "a\xC0\xAF"
+       "b",
+       "ab"},
+      {"FF byte",
+       "a\xFF"
+       "b",
+       "ab"},
+      {"stray continuation",
+       "a\x80"
+       "b",
+       "ab"},
       {"truncated at the end", "Ж\xE2\x82", "Ж"},
-      {"surrogate", "a\xED\xA0\x80" "b", "ab"},
-      {"U+FFFE", "a\xEF\xBF\xBE" "b", "ab"},
-      {"F5 lead", "a\xF5\x80\x80\x80" "b", "ab"},
+      {"surrogate",
+       "a\xED\xA0\x80"
+       "b",
+       "ab"},
+      {"U+FFFE",
+       "a\xEF\xBF\xBE"
+       "b",
+       "ab"},
+      {"F5 lead",
+       "a\xF5\x80\x80\x80"
+       "b",
+       "ab"},
   });
 }
 
@@ -293,11 +320,12 @@ TEST(LegacyHtmlTest, UnterminatedTagAtTheEnd) {
 // Random inputs over an alphabet of the things board text is made of.
 std::string RandomHtml(std::mt19937& rng) {
   static const std::vector<std::string> kPieces = {
-      "a", "Ж", "😀", " ", "  ", "\t", "\n", "\r", "\r\n", "\x01", "\x00"s, "\x7F", "\xC2\x85",
-      "\xFF", "\xE2\x82", "\xED\xA0\x80", "<", ">", "/", "!", "?", "-", "=", "\"", "<b>", "</b>",
-      "<br>", "<br />", "<p>", "<li>", "<script>", "</script>", "<SCRIPT", "script", "<style>",
-      "</style>", "<!--", "-->", "&", ";", "#", "x", "&amp;", "&quot;", "&nbsp;", "&lt;",
-      "&#8470;", "&#0;", "&#x1F600;", "&#150;", "&#9;", "&#10;", "&#xD800;", "&foo;",
+      "a",      "Ж",       "😀",    " ",         "  ",        "\t",       "\n",           "\r",       "\r\n",
+      "\x01",   "\x00"s,   "\x7F", "\xC2\x85",  "\xFF",      "\xE2\x82", "\xED\xA0\x80", "<",        ">",
+      "/",      "!",       "?",    "-",         "=",         "\"",       "<b>",          "</b>",     "<br>",
+      "<br />", "<p>",     "<li>", "<script>",  "</script>", "<SCRIPT",  "script",       "<style>",  "</style>",
+      "<!--",   "-->",     "&",    ";",         "#",         "x",        "&amp;",        "&quot;",   "&nbsp;",
+      "&lt;",   "&#8470;", "&#0;", "&#x1F600;", "&#150;",    "&#9;",     "&#10;",        "&#xD800;", "&foo;",
   };
   std::uniform_int_distribution<size_t> count(0, 20);
   std::uniform_int_distribution<size_t> pick(0, kPieces.size() - 1);
@@ -324,8 +352,7 @@ TEST(LegacyHtmlTest, OutputIsCleanTrimmedText) {
       // Without references nothing can spell a tag back into the text.
       for (size_t i = 0; i + 1 < out.size(); ++i) {
         char c = out[i + 1];
-        bool tag_start = std::isalpha(static_cast<unsigned char>(c)) || c == '/' || c == '!' ||
-                         c == '?';
+        bool tag_start = std::isalpha(static_cast<unsigned char>(c)) || c == '/' || c == '!' || c == '?';
         EXPECT_FALSE(out[i] == '<' && tag_start) << Visible(in) << " -> " << Visible(out);
       }
     }
@@ -353,8 +380,7 @@ std::string ReferencePlain(std::string_view in) {
     } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || !IsXmlChar(c)) {
       if (gap == Gap::kNone && !out.empty() && out.back() == '<') guard = true;
     } else {
-      const bool tag_start = c < 0x80 && (std::isalpha(static_cast<int>(c)) || c == '/' ||
-                                          c == '!' || c == '?');
+      const bool tag_start = c < 0x80 && (std::isalpha(static_cast<int>(c)) || c == '/' || c == '!' || c == '?');
       if (!out.empty()) {
         if (gap == Gap::kLine) {
           out += '\n';
@@ -372,16 +398,53 @@ std::string ReferencePlain(std::string_view in) {
 
 // Pieces of board text and what each amounts to for ReferencePlain.
 const std::vector<std::pair<std::string, std::string>> kPieces = {
-    {" ", " "}, {"  ", "  "}, {"\t", "\t"}, {" \t ", " \t "}, {"\n", "\n"}, {"\r\n", "\r\n"},
-    {"\r", "\r"}, {" \n ", " \n "}, {"\x01", "\x01"}, {"\x00"s, "\x00"s}, {"\x7F", "\x7F"},
-    {"\xC2\x85", "\xC2\x85"}, {"\u00A0", "\u00A0"}, {"«", "«"}, {"é", "é"}, {"Ђ", "Ђ"},
-    {"—", "—"}, {"№", "№"}, {"😀", "😀"}, {"\xEF\xBF\xBE", "\xEF\xBF\xBE"}, {"\xFF", "\xFF"},
-    {"\x80", "\x80"}, {"\xD0", "\xD0"}, {"\xD0x", "\xD0x"}, {"\xD1 ", "\xD1 "},
-    {"\xC3", "\xC3"}, {"\xE2\x82", "\xE2\x82"}, {"\xC0\xAF", "\xC0\xAF"}, {"'\"", "'\""},
-    {"<b>", "\x01"}, {"</b>", "\x01"}, {"<br>", "\n"}, {"<br />", "\n"}, {"<p>", "\n"},
-    {"<script>x</script>", "\x01"}, {"<!-- c -->", "\x01"}, {"&amp;", "&"}, {"&lt;", "<"},
-    {"&quot;", "\""}, {"&nbsp;", " "}, {"&#10;", "\n"}, {"&#9;", " "}, {"&#8470;", "№"},
-    {"&#128512;", "😀"}, {"&#0;", "\x01"}, {" < ", " < "}, {"&lt;<b>", "<\x01"},
+    {" ", " "},
+    {"  ", "  "},
+    {"\t", "\t"},
+    {" \t ", " \t "},
+    {"\n", "\n"},
+    {"\r\n", "\r\n"},
+    {"\r", "\r"},
+    {" \n ", " \n "},
+    {"\x01", "\x01"},
+    {"\x00"s, "\x00"s},
+    {"\x7F", "\x7F"},
+    {"\xC2\x85", "\xC2\x85"},
+    {"\u00A0", "\u00A0"},
+    {"«", "«"},
+    {"é", "é"},
+    {"Ђ", "Ђ"},
+    {"—", "—"},
+    {"№", "№"},
+    {"😀", "😀"},
+    {"\xEF\xBF\xBE", "\xEF\xBF\xBE"},
+    {"\xFF", "\xFF"},
+    {"\x80", "\x80"},
+    {"\xD0", "\xD0"},
+    {"\xD0x", "\xD0x"},
+    {"\xD1 ", "\xD1 "},
+    {"\xC3", "\xC3"},
+    {"\xE2\x82", "\xE2\x82"},
+    {"\xC0\xAF", "\xC0\xAF"},
+    {"'\"", "'\""},
+    {"<b>", "\x01"},
+    {"</b>", "\x01"},
+    {"<br>", "\n"},
+    {"<br />", "\n"},
+    {"<p>", "\n"},
+    {"<script>x</script>", "\x01"},
+    {"<!-- c -->", "\x01"},
+    {"&amp;", "&"},
+    {"&lt;", "<"},
+    {"&quot;", "\""},
+    {"&nbsp;", " "},
+    {"&#10;", "\n"},
+    {"&#9;", " "},
+    {"&#8470;", "№"},
+    {"&#128512;", "😀"},
+    {"&#0;", "\x01"},
+    {" < ", " < "},
+    {"&lt;<b>", "<\x01"},
 };
 
 // Whole characters, `bytes` long: Cyrillic letters (two bytes each) with
@@ -413,8 +476,7 @@ TEST(LegacyHtmlTest, FastPathMatchesTheReferenceAtEveryOffset) {
         for (size_t after : {0, 1, 2, 17, 40}) {
           const std::string tail = PlainText(after, variant);
           const std::string in = head + piece + tail;
-          EXPECT_EQ(Visible(LegacyHtmlToText(in)), Visible(ReferencePlain(head + meaning + tail)))
-              << Visible(in);
+          EXPECT_EQ(Visible(LegacyHtmlToText(in)), Visible(ReferencePlain(head + meaning + tail))) << Visible(in);
         }
       }
     }

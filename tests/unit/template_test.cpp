@@ -11,8 +11,8 @@
 namespace feed {
 namespace {
 
-const std::map<std::string, std::string> kSite = {{"site.url", "http://doska.example"}, {"site.title", "Доска"},
-                                                   {"value.flag", "1"}, {"value.empty", ""}};
+const std::map<std::string, std::string> kSite = {
+    {"site.url", "http://doska.example"}, {"site.title", "Доска"}, {"value.flag", "1"}, {"value.empty", ""}};
 
 Template Compile(const std::string& xml, Charset cs = Charset::kUtf8) {
   return Template::Parse(xml, "t.xml", cs, kSite);
@@ -68,7 +68,8 @@ TEST(TemplateCompile, UnknownColumnNamesTheTemplateLine) {
     FAIL() << "bound a missing column";
   } catch (const FeedError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kConfig);
-    EXPECT_NE(std::string(e.what()).find("t.xml:3: field 'title' is not a column of q.sql"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("t.xml:3: field 'title' is not a column of q.sql"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -95,7 +96,8 @@ TEST(TemplateRender, HeadAndTailWithDocumentValues) {
 }
 
 TEST(TemplateRender, SiteValuesAreEscapedAndEncodedAtCompileTime) {
-  Template t = Compile("<a t=\"{site.title}\">{site.title} &amp; {{x}}<b feed:each=\"row\"/></a>", Charset::kWindows1251);
+  Template t =
+      Compile("<a t=\"{site.title}\">{site.title} &amp; {{x}}<b feed:each=\"row\"/></a>", Charset::kWindows1251);
   std::string head;
   t.RenderHead(head, {});
   // "Доска" in windows-1251, the decoded &amp; escaped again, braces literal.
@@ -147,7 +149,8 @@ Template Ads(Charset cs) {
 
 TEST(TemplateRender, RowFieldsFiltersAndContexts) {
   Template t = Ads(Charset::kWindows1251);
-  Rows rows({Cells{"", "A1", " <b>Продам</b> &quot;ВАЗ&quot; 😀 ]]> ", "  ", "2026-10-01 08:00:00", "http://d.example/ad/1.html"}});
+  Rows rows({Cells{"", "A1", " <b>Продам</b> &quot;ВАЗ&quot; 😀 ]]> ", "  ", "2026-10-01 08:00:00",
+                   "http://d.example/ad/1.html"}});
   ASSERT_TRUE(rows.Next());
   std::string out;
   RowRejection why;
@@ -156,7 +159,8 @@ TEST(TemplateRender, RowFieldsFiltersAndContexts) {
             "<ad>\n<title>\xcf\xf0\xee\xe4\xe0\xec \"\xc2\xc0\xc7\" &#128512; ]]&gt;</title>\n"
             "<tel>0</tel>\n<date>2026-10-01</date>\n<url>d.example/ad/1.html</url>\n<id>A1</id>\n"
             "<n a=\" &lt;b&gt;\xcf\xf0\xee\xe4\xe0\xec&lt;/b&gt; &amp;quot;\xc2\xc0\xc7&amp;quot; &#128512; ]]&gt; \">"
-            "<![CDATA[ <b>\xcf\xf0\xee\xe4\xe0\xec</b> &quot;\xc2\xc0\xc7&quot; ]]>&#128512;<![CDATA[ ]]]]><![CDATA[> ]]></n>\n"
+            "<![CDATA[ <b>\xcf\xf0\xee\xe4\xe0\xec</b> &quot;\xc2\xc0\xc7&quot; ]]>&#128512;<![CDATA[ ]]]]><![CDATA[> "
+            "]]></n>\n"
             "</ad>\n");
 }
 
@@ -166,11 +170,7 @@ TEST(TemplateRender, RowsBreakingARuleAreLeftOutAndExplained) {
     std::string id;
     std::string rule;
   } cases[] = {
-      {"", "required"},
-      {"  ", "required"},
-      {"AB-12/7", "alnum"},
-      {"Ид1", "alnum"},
-      {std::string(33, 'a'), "maxlen=32"},
+      {"", "required"}, {"  ", "required"}, {"AB-12/7", "alnum"}, {"Ид1", "alnum"}, {std::string(33, 'a'), "maxlen=32"},
   };
   for (const Case& c : cases) {
     Rows rows({Cells{"x.jpg", c.id, "t", "1", "2026-10-01 08:00:00", "u"}});
@@ -198,8 +198,9 @@ namespace {
 
 TEST(TemplateCompile, EmptyConfigValuesLeaveTheirAttributeOut) {
   std::string head;
-  Compile("<jobs hide=\"{value.empty}\" show=\"{value.flag}\" both=\"{value.empty}{value.flag}\" lit=\"\">"
-          "<job feed:each=\"row\"/></jobs>")
+  Compile(
+      "<jobs hide=\"{value.empty}\" show=\"{value.flag}\" both=\"{value.empty}{value.flag}\" lit=\"\">"
+      "<job feed:each=\"row\"/></jobs>")
       .RenderHead(head, {});
   EXPECT_EQ(head.substr(head.find("<jobs")), "<jobs show=\"1\" both=\"1\" lit=\"\">\n");
   head.clear();
@@ -208,8 +209,9 @@ TEST(TemplateCompile, EmptyConfigValuesLeaveTheirAttributeOut) {
 }
 
 TEST(TemplateRender, KeyFieldNamesARejectedRow) {
-  Template t = Compile("<jobs><job feed:each=\"row\" feed:key=\"id\" feed:require=\"contacts:required\" id=\"{id}\">"
-                       "{contacts}</job></jobs>");
+  Template t = Compile(
+      "<jobs><job feed:each=\"row\" feed:key=\"id\" feed:require=\"contacts:required\" id=\"{id}\">"
+      "{contacts}</job></jobs>");
   t.BindColumns({{"id", ColumnType::kInteger}, {"contacts", ColumnType::kText}}, "q.sql");
   Rows rows({{std::optional<std::string>("77"), std::optional<std::string>(" \x01 ")}});
   ASSERT_TRUE(rows.Next());

@@ -87,9 +87,10 @@ TEST(AppendXmlTest, EscapesForEachContextAndCharset) {
       {"ЁЖЯабвэюяё", kText, k1251, "\xA8\xC6\xDF\xE0\xE1\xE2\xFD\xFE\xFF\xB8"},
       {"іїєґ ІЇЄҐ", kText, k1251, "\xB3\xBF\xBA\xB4 \xB2\xAF\xAA\xA5"},
       {"ўЎђЂљЉњЊ", kText, k1251, "\xA2\xA1\x90\x80\x9A\x8A\x9C\x8C"},
-      {"№5", kText, k1251, "\xB9" "5"},
-      {"€ — – « » … ™ © ° ± µ §", kText, k1251,
-       "\x88 \x97 \x96 \xAB \xBB \x85 \x99 \xA9 \xB0 \xB1 \xB5 \xA7"},
+      {"№5", kText, k1251,
+       "\xB9"
+       "5"},
+      {"€ — – « » … ™ © ° ± µ §", kText, k1251, "\x88 \x97 \x96 \xAB \xBB \x85 \x99 \xA9 \xB0 \xB1 \xB5 \xA7"},
       {"\u00A0", kText, k1251, "\xA0"},
       {"😀", kText, k1251, "&#128512;"},
       {"中文", kText, k1251, "&#20013;&#25991;"},
@@ -109,8 +110,7 @@ TEST(AppendXmlTest, EscapesForEachContextAndCharset) {
   };
   for (const auto& c : cases) {
     EXPECT_EQ(Visible(Render(c.in, c.ctx, c.cs)), Visible(c.want))
-        << "input \"" << Visible(c.in) << "\" context " << static_cast<int>(c.ctx) << " charset "
-        << CharsetName(c.cs);
+        << "input \"" << Visible(c.in) << "\" context " << static_cast<int>(c.ctx) << " charset " << CharsetName(c.cs);
   }
 }
 
@@ -201,8 +201,7 @@ TEST(AppendXmlTest, LongRunsAroundSpecialCharacters) {
   std::string ascii(100000, 'x');
   std::string in = ascii + "&" + ascii + "Ж" + ascii + "😀" + ascii;
   EXPECT_EQ(Render(in, kText, kUtf8), ascii + "&amp;" + ascii + "Ж" + ascii + "😀" + ascii);
-  EXPECT_EQ(Render(in, kText, k1251),
-            ascii + "&amp;" + ascii + "\xC6" + ascii + "&#128512;" + ascii);
+  EXPECT_EQ(Render(in, kText, k1251), ascii + "&amp;" + ascii + "\xC6" + ascii + "&#128512;" + ascii);
 }
 
 TEST(AppendEncodedTest, EncodesWithoutEscaping) {
@@ -217,8 +216,12 @@ TEST(AppendEncodedTest, EncodesWithoutEscaping) {
       {"<тег>", k1251, "<\xF2\xE5\xE3>"},
       {"]]>😀", k1251, "]]>&#128512;"},
       {"😀", kUtf8, "😀"},
-      {"a\x01\xC0\xEF\xBF\xBE" "b", kUtf8, "ab"},
-      {"a\x01\xC0\xEF\xBF\xBE" "b", k1251, "ab"},
+      {"a\x01\xC0\xEF\xBF\xBE"
+       "b",
+       kUtf8, "ab"},
+      {"a\x01\xC0\xEF\xBF\xBE"
+       "b",
+       k1251, "ab"},
       {"\t\n\r", k1251, "\t\n\r"},
   };
   for (const auto& c : cases) {
@@ -285,13 +288,11 @@ TEST(Cp1251Test, Undefined0x98) {
 
 TEST(Cp1251Test, KnownCharacters) {
   const std::vector<std::pair<char32_t, unsigned char>> cases = {
-      {U'A', 'A'},     {U'\0', 0x00},   {U'\x7F', 0x7F}, {U'А', 0xC0},   {U'я', 0xFF},
-      {U'Ё', 0xA8},    {U'ё', 0xB8},    {U'Ґ', 0xA5},    {U'ґ', 0xB4},   {U'І', 0xB2},
-      {U'і', 0xB3},    {U'Ї', 0xAF},    {U'ї', 0xBF},    {U'Є', 0xAA},   {U'є', 0xBA},
-      {U'№', 0xB9},    {U'€', 0x88},    {U'\u00A0', 0xA0}, {U'\u00AD', 0xAD},
-      {U'„', 0x84},    {U'“', 0x93},    {U'”', 0x94},    {U'‘', 0x91},   {U'’', 0x92},
-      {U'‚', 0x82},    {U'†', 0x86},    {U'‡', 0x87},    {U'‰', 0x89},   {U'‹', 0x8B},
-      {U'›', 0x9B},    {U'•', 0x95},    {U'™', 0x99},    {U'Ђ', 0x80},   {U'џ', 0x9F},
+      {U'A', 'A'},  {U'\0', 0x00}, {U'\x7F', 0x7F}, {U'А', 0xC0},      {U'я', 0xFF},      {U'Ё', 0xA8}, {U'ё', 0xB8},
+      {U'Ґ', 0xA5}, {U'ґ', 0xB4},  {U'І', 0xB2},    {U'і', 0xB3},      {U'Ї', 0xAF},      {U'ї', 0xBF}, {U'Є', 0xAA},
+      {U'є', 0xBA}, {U'№', 0xB9},  {U'€', 0x88},    {U'\u00A0', 0xA0}, {U'\u00AD', 0xAD}, {U'„', 0x84}, {U'“', 0x93},
+      {U'”', 0x94}, {U'‘', 0x91},  {U'’', 0x92},    {U'‚', 0x82},      {U'†', 0x86},      {U'‡', 0x87}, {U'‰', 0x89},
+      {U'‹', 0x8B}, {U'›', 0x9B},  {U'•', 0x95},    {U'™', 0x99},      {U'Ђ', 0x80},      {U'џ', 0x9F},
   };
   for (const auto& [cp, byte] : cases) {
     EXPECT_EQ(ToCp1251(cp), byte) << "U+" << std::hex << static_cast<uint32_t>(cp);
@@ -380,11 +381,11 @@ TEST(Utf8Test, EncodeDecodeEveryScalarValue) {
 
 TEST(Utf8Test, IsXmlChar) {
   const std::vector<std::pair<char32_t, bool>> cases = {
-      {0x0, false},     {0x1, false},      {0x8, false},     {0x9, true},       {0xA, true},
-      {0xB, false},     {0xC, false},      {0xD, true},      {0xE, false},      {0x1F, false},
-      {0x20, true},     {0x7F, true},      {0x85, true},     {0xD7FF, true},    {0xD800, false},
-      {0xDFFF, false},  {0xE000, true},    {0xFFFD, true},   {0xFFFE, false},   {0xFFFF, false},
-      {0x10000, true},  {0x1F600, true},   {0x10FFFF, true}, {0x110000, false}, {0xFFFFFFFF, false},
+      {0x0, false},    {0x1, false},    {0x8, false},     {0x9, true},       {0xA, true},
+      {0xB, false},    {0xC, false},    {0xD, true},      {0xE, false},      {0x1F, false},
+      {0x20, true},    {0x7F, true},    {0x85, true},     {0xD7FF, true},    {0xD800, false},
+      {0xDFFF, false}, {0xE000, true},  {0xFFFD, true},   {0xFFFE, false},   {0xFFFF, false},
+      {0x10000, true}, {0x1F600, true}, {0x10FFFF, true}, {0x110000, false}, {0xFFFFFFFF, false},
   };
   for (const auto& [cp, want] : cases) {
     EXPECT_EQ(IsXmlChar(cp), want) << std::hex << static_cast<uint32_t>(cp);
@@ -398,7 +399,12 @@ TEST(CleanUtf8Test, RemovesWhatCannotBeWritten) {
       {"Ёжик 😀 中文", "Ёжик 😀 中文"},
       {"\t\n\r", "\t\n\r"},
       {"\x01\x08\x0B\x1F", ""},
-      {"a\xC0\xAF" "b\xED\xA0\x80" "c\xEF\xBF\xBE" "d\xF5\x80" "e\x80", "abcde"},
+      {"a\xC0\xAF"
+       "b\xED\xA0\x80"
+       "c\xEF\xBF\xBE"
+       "d\xF5\x80"
+       "e\x80",
+       "abcde"},
       {"\xE2\x82", ""},
       {" \x01 ", "  "},
   };
@@ -415,10 +421,44 @@ TEST(CleanUtf8Test, RemovesWhatCannotBeWritten) {
 // characters, ']' and '>', controls, Cyrillic, emoji, broken sequences.
 std::string RandomText(std::mt19937& rng, size_t max_pieces) {
   static const std::vector<std::string> kPieces = {
-      "a", "Z", " ", "abc def", "&", "<", ">", "\"", "'", "]", "]]", "]]>", "\t", "\n", "\r",
-      "\x01", "\x1F", "\x00"s, "Ж", "ё", "ґ", "№", "€", "\u00A0", "é", "中", "😀", "\uFFFD",
-      "\xEF\xBF\xBE", "\xED\xA0\x80", "\xC0\xAF", "\xE2\x82", "\xF0\x9F", "\x80", "\xFF",
-      "<![CDATA[", "&amp;", "&#128512;",
+      "a",
+      "Z",
+      " ",
+      "abc def",
+      "&",
+      "<",
+      ">",
+      "\"",
+      "'",
+      "]",
+      "]]",
+      "]]>",
+      "\t",
+      "\n",
+      "\r",
+      "\x01",
+      "\x1F",
+      "\x00"s,
+      "Ж",
+      "ё",
+      "ґ",
+      "№",
+      "€",
+      "\u00A0",
+      "é",
+      "中",
+      "😀",
+      "\uFFFD",
+      "\xEF\xBF\xBE",
+      "\xED\xA0\x80",
+      "\xC0\xAF",
+      "\xE2\x82",
+      "\xF0\x9F",
+      "\x80",
+      "\xFF",
+      "<![CDATA[",
+      "&amp;",
+      "&#128512;",
   };
   std::uniform_int_distribution<size_t> count(0, max_pieces);
   std::uniform_int_distribution<size_t> pick(0, kPieces.size() - 1);
@@ -492,8 +532,7 @@ TEST(AppendXmlTest, ParserReadsBackTheCleanedText) {
 
 // AppendXml and AppendEncoded spelled out one code point at a time from the
 // primitives, as the header describes them: the oracle for the fast paths.
-std::string Reference(std::string out, std::string_view in, std::optional<XmlContext> ctx,
-                      Charset cs) {
+std::string Reference(std::string out, std::string_view in, std::optional<XmlContext> ctx, Charset cs) {
   for (size_t i = 0; i < in.size();) {
     size_t len;
     std::optional<char32_t> cp = DecodeUtf8(in.substr(i), &len);
@@ -501,15 +540,36 @@ std::string Reference(std::string out, std::string_view in, std::optional<XmlCon
     if (!cp || !IsXmlChar(*cp)) continue;
     const char32_t c = *cp;
     if (ctx == kText || ctx == kAttr) {
-      if (c == '&') { out += "&amp;"; continue; }
-      if (c == '<') { out += "&lt;"; continue; }
-      if (c == '>') { out += "&gt;"; continue; }
+      if (c == '&') {
+        out += "&amp;";
+        continue;
+      }
+      if (c == '<') {
+        out += "&lt;";
+        continue;
+      }
+      if (c == '>') {
+        out += "&gt;";
+        continue;
+      }
     }
     if (ctx == kAttr) {
-      if (c == '"') { out += "&quot;"; continue; }
-      if (c == '\t') { out += "&#9;"; continue; }
-      if (c == '\n') { out += "&#10;"; continue; }
-      if (c == '\r') { out += "&#13;"; continue; }
+      if (c == '"') {
+        out += "&quot;";
+        continue;
+      }
+      if (c == '\t') {
+        out += "&#9;";
+        continue;
+      }
+      if (c == '\n') {
+        out += "&#10;";
+        continue;
+      }
+      if (c == '\r') {
+        out += "&#13;";
+        continue;
+      }
     }
     if (ctx == kCData && c == '>' && out.ends_with("]]")) out += "]]><![CDATA[";
     if (cs == kUtf8) {
@@ -530,8 +590,7 @@ void ExpectMatchesReference(const std::string& in, const std::string& prefix) {
       std::string out = prefix;
       AppendXml(out, in, ctx, cs);
       ASSERT_EQ(Visible(out), Visible(Reference(prefix, in, ctx, cs)))
-          << "input \"" << Visible(in) << "\" context " << static_cast<int>(ctx) << " "
-          << CharsetName(cs);
+          << "input \"" << Visible(in) << "\" context " << static_cast<int>(ctx) << " " << CharsetName(cs);
     }
     std::string out = prefix;
     AppendEncoded(out, in, cs);
@@ -544,10 +603,51 @@ void ExpectMatchesReference(const std::string& in, const std::string& prefix) {
 
 // What can stop or fall out of a fast path, for the sweeps below.
 const std::vector<std::string> kInterruptions = {
-    "&", "<", ">", "\"", "'", "]]>", "\t", "\n", "\r", "\x01", "\x00"s, "\x7F", "\xC2\x85",
-    "\u00A0", "«", "é", "\u0400", "Ђ", "Ё", "ё", "ґ", "Ґ", "ѐ", "џ", "\u04FF", "\u07FF", "—",
-    "№", "€", "中", "\uFFFD", "😀", "\xEF\xBF\xBE", "\xED\xA0\x80", "\xC0\xAF", "\x80", "\xBF",
-    "\xFF", "\xD0", "\xD1", "\xD0x", "\xD1 ", "\xD0\xD0\x96", "\xE2\x82", "\xF0\x9F\x98",
+    "&",
+    "<",
+    ">",
+    "\"",
+    "'",
+    "]]>",
+    "\t",
+    "\n",
+    "\r",
+    "\x01",
+    "\x00"s,
+    "\x7F",
+    "\xC2\x85",
+    "\u00A0",
+    "«",
+    "é",
+    "\u0400",
+    "Ђ",
+    "Ё",
+    "ё",
+    "ґ",
+    "Ґ",
+    "ѐ",
+    "џ",
+    "\u04FF",
+    "\u07FF",
+    "—",
+    "№",
+    "€",
+    "中",
+    "\uFFFD",
+    "😀",
+    "\xEF\xBF\xBE",
+    "\xED\xA0\x80",
+    "\xC0\xAF",
+    "\x80",
+    "\xBF",
+    "\xFF",
+    "\xD0",
+    "\xD1",
+    "\xD0x",
+    "\xD1 ",
+    "\xD0\xD0\x96",
+    "\xE2\x82",
+    "\xF0\x9F\x98",
 };
 
 // Whole characters, `bytes` long: Cyrillic letters (two bytes each) with
@@ -588,16 +688,15 @@ TEST(AppendXmlTest, FastPathsMatchTheReferenceAtEveryOffset) {
 }
 
 TEST(AppendXmlTest, RandomTextMatchesTheReference) {
-  static const std::vector<std::string> kCommon = {"а", "я", "Ж", "П", "р", "о", "е", "т", "a",
-                                                   "Z", "5", ",", " ", "Ё", "ё"};
+  static const std::vector<std::string> kCommon = {"а", "я", "Ж", "П", "р", "о", "е", "т",
+                                                   "a", "Z", "5", ",", " ", "Ё", "ё"};
   std::mt19937 rng(20251130);
   for (int iter = 0; iter < 4000; ++iter) {
     std::string in;
     const size_t pieces = rng() % (iter % 10 == 0 ? 400 : 60);
     const unsigned rare = 2 + rng() % 30;
     for (size_t k = 0; k < pieces; ++k) {
-      in += rng() % rare == 0 ? kInterruptions[rng() % kInterruptions.size()]
-                              : kCommon[rng() % kCommon.size()];
+      in += rng() % rare == 0 ? kInterruptions[rng() % kInterruptions.size()] : kCommon[rng() % kCommon.size()];
     }
     ExpectMatchesReference(in, iter % 2 == 0 ? "" : "x]]");
   }
@@ -634,7 +733,9 @@ TEST(Cp1251AsUtf8, EveryByteMapsToItsCodePoint) {
   std::string expected;
   for (int b = 0; b < 256; ++b) AppendUtf8(expected, FromCp1251(static_cast<unsigned char>(b)));
   EXPECT_EQ(out, expected);
-  AssignCp1251AsUtf8(out, "\xcf\xf0\xe8\xe2\xb3\xf2 \xb9" "5 \x88");  // "Привіт №5 €"
+  AssignCp1251AsUtf8(out,
+                     "\xcf\xf0\xe8\xe2\xb3\xf2 \xb9"
+                     "5 \x88");  // "Привіт №5 €"
   EXPECT_EQ(out, "Привіт №5 €");
   AssignCp1251AsUtf8(out, "");
   EXPECT_EQ(out, "");
@@ -658,8 +759,8 @@ void ExpectCp1251MatchesReference(const std::string& in, const std::string& stal
   AssignCp1251AsUtf8(out, std::string_view(exact.get(), in.size()));
   const std::string want = Cp1251Reference(in);
   if (out == want) return;  // Visible is for failures only: it is slow
-  ASSERT_EQ(Visible(out), Visible(want))
-      << "input \"" << Visible(in) << "\" (" << in.size() << " bytes), stale " << stale.size();
+  ASSERT_EQ(Visible(out), Visible(want)) << "input \"" << Visible(in) << "\" (" << in.size() << " bytes), stale "
+                                         << stale.size();
 }
 
 // What can stop or fall out of the letters-and-ASCII block path: every byte
@@ -668,8 +769,8 @@ void ExpectCp1251MatchesReference(const std::string& in, const std::string& stal
 std::vector<std::string> Cp1251Interruptions() {
   std::vector<std::string> v;
   for (int b = 0x80; b < 0xC0; ++b) v.push_back(std::string(1, static_cast<char>(b)));
-  for (const char* x : {"\x7F", "\xC0", "\xEF", "\xF0", "\xFF", "\x98\x98", "\xAB\xBB",
-                        "\xB9\x88\x85", "\xA8\xC0\xB8", "\x80\xFF\x80", "\xBF\xC0\xBF\x7F"}) {
+  for (const char* x : {"\x7F", "\xC0", "\xEF", "\xF0", "\xFF", "\x98\x98", "\xAB\xBB", "\xB9\x88\x85", "\xA8\xC0\xB8",
+                        "\x80\xFF\x80", "\xBF\xC0\xBF\x7F"}) {
     v.push_back(x);
   }
   v.push_back("\x00"s);
