@@ -2,10 +2,12 @@
 // (FastCGI under mod_fcgid or spawn-fcgi, plain CGI, or the command line),
 // builds the App from the config and hands each request to it.
 #include <fcgiapp.h>
+#include <sys/uio.h>
 
 #include <cctype>
 #include <cerrno>
 #include <csignal>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,21 +39,69 @@ const char kUsage[] =
     "FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD and\n"
     "FEED_DB_NAME override its [database] keys.\n";
 
-// libfcgi's output stream of one request.
+// libfcgi's output stream of one request. libfcgi cuts what it is given
+// into 8 KB FCGI_STDOUT records, one write(2) each; a feed of hundreds of MB
+// goes out in large pieces, so those are written here as records of up to
+// 64 KB (the protocol's limit) straight to the connection, after flushing
+// whatever libfcgi holds so that the order stays right. libfcgi still ends
+// the stream and the request in FCGX_Finish_r.
 class FcgxSink : public feed::Sink {
  public:
-  explicit FcgxSink(FCGX_Stream* s) : s_(s) {}
+  explicit FcgxSink(FCGX_Request* r) : r_(r) {}
   void Write(std::string_view b) override {
-    if (!b.empty() && FCGX_PutStr(b.data(), static_cast<int>(b.size()), s_) < 0) {
-      throw feed::FeedError(feed::ErrorKind::kClientGone, "FastCGI write failed");
+    if (b.size() < kDirect) {
+      if (!b.empty() && FCGX_PutStr(b.data(), static_cast<int>(b.size()), r_->out) < 0) Gone("FastCGI write failed");
+      return;
+    }
+    Flush();
+    while (!b.empty()) {
+      size_t n = std::min<size_t>(b.size(), 65535);
+      // FastCGI record header: version 1, FCGI_STDOUT (6), request id,
+      // content length, no padding.
+      unsigned char h[8] = {1,
+                            6,
+                            static_cast<unsigned char>(r_->requestId >> 8),
+                            static_cast<unsigned char>(r_->requestId & 0xff),
+                            static_cast<unsigned char>(n >> 8),
+                            static_cast<unsigned char>(n & 0xff),
+                            0,
+                            0};
+      iovec v[2] = {{h, sizeof h}, {const_cast<char*>(b.data()), n}};
+      WriteAll(v);
+      b.remove_prefix(n);
     }
   }
   void Flush() override {
-    if (FCGX_FFlush(s_) < 0) throw feed::FeedError(feed::ErrorKind::kClientGone, "FastCGI flush failed");
+    if (FCGX_FFlush(r_->out) < 0) Gone("FastCGI flush failed");
   }
 
  private:
-  FCGX_Stream* s_;
+  static constexpr size_t kDirect = 16 * 1024;
+
+  [[noreturn]] static void Gone(const char* what) { throw feed::FeedError(feed::ErrorKind::kClientGone, what); }
+
+  void WriteAll(iovec* v) {
+    int count = 2;
+    while (count > 0) {
+      ssize_t w = writev(r_->ipcFd, v, count);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        Gone("FastCGI write failed");
+      }
+      // Skip what was written, across the two pieces.
+      while (count > 0 && static_cast<size_t>(w) >= v->iov_len) {
+        w -= static_cast<ssize_t>(v->iov_len);
+        ++v;
+        --count;
+      }
+      if (count > 0) {
+        v->iov_base = static_cast<char*>(v->iov_base) + w;
+        v->iov_len -= static_cast<size_t>(w);
+      }
+    }
+  }
+
+  FCGX_Request* r_;
 };
 
 // On the command line: the body of a 200 goes to the output, an error's
@@ -151,7 +201,7 @@ int ServeFastCgi(feed::App& app) {
     // Everything needed is copied out of envp before FCGX_Finish_r.
     feed::Request req =
         feed::RequestFromEnvironment([&](const char* name) { return FCGX_GetParam(name, request.envp); });
-    FcgxSink sink(request.out);
+    FcgxSink sink(&request);
     app.Handle(req, sink, true);
     FCGX_Finish_r(&request);
   }
