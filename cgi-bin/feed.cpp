@@ -4,10 +4,10 @@
 #include <fcgiapp.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "text_samples.h"
+
 #include <cctype>
 #include <optional>
 #include <random>
@@ -14,22 +16,10 @@
 namespace feed {
 namespace {
 
-using namespace std::string_literals;
+using feed::testing::PlainText;
+using feed::testing::Visible;
 
-// Turns invisible bytes into \xNN so that a failing case reads in the log.
-std::string Visible(std::string_view s) {
-  std::string v;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7F) {
-      v.push_back(static_cast<char>(c));
-    } else {
-      char buf[8];
-      snprintf(buf, sizeof buf, "\\x%02X", c);
-      v += buf;
-    }
-  }
-  return v;
-}
+using namespace std::string_literals;
 
 struct Case {
   std::string name;
@@ -446,26 +436,6 @@ const std::vector<std::pair<std::string, std::string>> kPieces = {
     {" < ", " < "},
     {"&lt;<b>", "<\x01"},
 };
-
-// Whole characters, `bytes` long: Cyrillic letters (two bytes each) with
-// spaces and ASCII at positions that depend on `variant`, so that the
-// letters straddle 16-byte blocks both ways.
-std::string PlainText(size_t bytes, int variant) {
-  static const std::vector<std::string> kLetters = {"П", "р", "о", "д", "а", "м", "Ж", "я",
-                                                    "Ё", "ё", "Щ", "ъ", "А", "п", "Р", "ю"};
-  std::string s;
-  size_t k = static_cast<size_t>(variant);
-  while (s.size() + 2 <= bytes) {
-    if (variant > 0 && k % (2 + variant) == 0 && s.size() + 1 < bytes) {
-      s += variant % 2 == 0 ? " " : "x";
-    } else {
-      s += kLetters[k % kLetters.size()];
-    }
-    ++k;
-  }
-  if (s.size() < bytes) s += "z";
-  return s;
-}
 
 TEST(LegacyHtmlTest, FastPathMatchesTheReferenceAtEveryOffset) {
   for (size_t before = 0; before <= 36; ++before) {

@@ -1,7 +1,9 @@
 #include "xml_text.h"
 
 #include <gtest/gtest.h>
+
 #include <tinyxml2.h>
+#include "text_samples.h"
 
 #include <algorithm>
 #include <memory>
@@ -15,27 +17,15 @@
 namespace feed {
 namespace {
 
+using feed::testing::PlainText;
+using feed::testing::Visible;
+
 using namespace std::string_literals;
 
 std::string Render(std::string_view in, XmlContext ctx, Charset cs) {
   std::string out;
   AppendXml(out, in, ctx, cs);
   return out;
-}
-
-// Turns invisible bytes into \xNN so that a failing case reads in the log.
-std::string Visible(std::string_view s) {
-  std::string v;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7F) {
-      v.push_back(static_cast<char>(c));
-    } else {
-      char buf[8];
-      snprintf(buf, sizeof buf, "\\x%02X", c);
-      v += buf;
-    }
-  }
-  return v;
 }
 
 struct EscapeCase {
@@ -649,26 +639,6 @@ const std::vector<std::string> kInterruptions = {
     "\xE2\x82",
     "\xF0\x9F\x98",
 };
-
-// Whole characters, `bytes` long: Cyrillic letters (two bytes each) with
-// spaces and ASCII at positions that depend on `variant`, so that the
-// letters straddle 16-byte blocks both ways.
-std::string PlainText(size_t bytes, int variant) {
-  static const std::vector<std::string> kLetters = {"П", "р", "о", "д", "а", "м", "Ж", "я",
-                                                    "Ё", "ё", "Щ", "ъ", "А", "п", "Р", "ю"};
-  std::string s;
-  size_t k = static_cast<size_t>(variant);
-  while (s.size() + 2 <= bytes) {
-    if (variant > 0 && k % (2 + variant) == 0 && s.size() + 1 < bytes) {
-      s += variant % 2 == 0 ? " " : "x";
-    } else {
-      s += kLetters[k % kLetters.size()];
-    }
-    ++k;
-  }
-  if (s.size() < bytes) s += "z";
-  return s;
-}
 
 TEST(AppendXmlTest, FastPathsMatchTheReferenceAtEveryOffset) {
   // Plain text of every length before and after each interruption.
