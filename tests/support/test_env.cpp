@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 #include "error.h"
 #include "xml_text.h"
@@ -59,12 +60,29 @@ void LoadSampleBoard(int ads, int jobs, int seed) {
   if (Shell(cmd) != 0) throw std::runtime_error("loading the sample board failed");
 }
 
+// Temp configs, and the files tests put beside them (NAME.err, NAME.xml,
+// NAME.sql), are removed when the test program ends.
+static void RemoveTempFiles();
+static std::vector<std::string>& TempFiles() {
+  static std::vector<std::string>* files = [] {
+    std::atexit(RemoveTempFiles);
+    return new std::vector<std::string>;
+  }();
+  return *files;
+}
+static void RemoveTempFiles() {
+  for (const std::string& f : TempFiles()) {
+    for (const char* suffix : {"", ".err", ".xml", ".sql"}) unlink((f + suffix).c_str());
+  }
+}
+
 static std::string WriteTemp(const std::string& text) {
   char path[] = "/tmp/feed-config-XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0) throw std::runtime_error("mkstemp");
   if (write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) throw std::runtime_error("write");
   close(fd);
+  TempFiles().push_back(path);
   return path;
 }
 
