@@ -6,28 +6,16 @@
 #include <set>
 #include <sstream>
 
+#include "ascii.h"
 #include "datetime.h"
 #include "error.h"
 
 namespace feed {
 namespace {
 
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
+std::string Trim(std::string_view s) { return std::string(TrimSpace(s)); }
 
 std::string Where(const std::string& file, int line) { return file + ":" + std::to_string(line) + ": "; }
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot read the file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string DirOf(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -284,6 +272,14 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   return c;
 }
 
-Config LoadConfig(const std::string& file) { return ParseConfig(ReadFile(file), file, DirOf(file)); }
+std::string ReadSiteFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot read the file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Config LoadConfig(const std::string& file) { return ParseConfig(ReadSiteFile(file), file, DirOf(file)); }
 
 }  // namespace feed

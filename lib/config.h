@@ -92,6 +92,10 @@ struct Config {
 // Reads and checks the file; applies the FEED_DB_* environment overrides.
 Config LoadConfig(const std::string& file);
 
+// The whole of a file the site owner wrote (config, template, SQL); throws
+// FeedError(kConfig) "PATH: cannot read the file".
+std::string ReadSiteFile(const std::string& path);
+
 // Same, from text (tests); relative paths resolve against `base_dir`.
 Config ParseConfig(const std::string& text, const std::string& file, const std::string& base_dir);
 

@@ -1,13 +1,11 @@
 #include "feed.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
+#include "ascii.h"
 #include "datetime.h"
 #include "error.h"
 
@@ -17,13 +15,6 @@ namespace {
 constexpr size_t kFlushBytes = 64 * 1024;
 constexpr size_t kMaxReportedItems = 1000;
 constexpr const char* kMinDateTime = "1000-01-01 00:00:00";
-
-std::string FileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::map<std::string, std::string> FixedValues(const FeedConfig& config, const Config& site) {
   std::map<std::string, std::string> fixed;
@@ -48,14 +39,6 @@ const SqlQuery& SaveVisitQuery() {
   return q;
 }
 
-bool ContainsNoCase(std::string_view hay, std::string_view needle) {
-  if (needle.empty()) return true;
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != hay.end();
-}
-
 std::string Hex64(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -64,9 +47,13 @@ std::string Hex64(uint64_t v) {
 
 }  // namespace
 
-Feed::Feed(const FeedConfig& config, const Config& site)
+Feed::Feed(const FeedConfig& config, const Config& site) : Feed(config, site, ReadSiteFile(config.template_file)) {}
+
+// The template's text is read once: compiled here, and part of the identity
+// that goes into entity tags.
+Feed::Feed(const FeedConfig& config, const Config& site, const std::string& template_text)
     : config_(config),
-      template_(Template::Load(config.template_file, config.encoding, FixedValues(config, site))),
+      template_(Template::Parse(template_text, config.template_file, config.encoding, FixedValues(config, site))),
       query_(LoadSqlQuery(config.query_file)) {
   query_.charset = config_.db_charset;
   if (!config_.state_query_file.empty()) state_query_ = LoadSqlQuery(config_.state_query_file);
@@ -95,8 +82,8 @@ Feed::Feed(const FeedConfig& config, const Config& site)
   };
   check(query_, true);
   if (state_query_) check(*state_query_, false);
-  std::string ident = FileText(config_.template_file) + '\0' + query_.text + '\0' +
-                      (state_query_ ? state_query_->text : "") + '\0' + CharsetName(config_.encoding);
+  std::string ident = template_text + '\0' + query_.text + '\0' + (state_query_ ? state_query_->text : "") + '\0' +
+                      CharsetName(config_.encoding);
   identity_ = SipHash24(0x6665656466636769ULL, 0x6964656e74697479ULL, ident);
 }
 

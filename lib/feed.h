@@ -71,6 +71,8 @@ class Feed {
   void Serve(const Request& req, Database& db, Response& resp, FeedReport* report);
 
  private:
+  Feed(const FeedConfig& config, const Config& site, const std::string& template_text);
+
   // The since-moment as "YYYY-MM-DD HH:MM:SS", or "" for none; throws
   // kBadRequest for a malformed since parameter.
   std::string SinceMoment(const Request& req, const QueryParams& params, Database& db) const;

@@ -1,32 +1,28 @@
 #include "filters.h"
 
+#include "ascii.h"
 #include "datetime.h"
 #include "legacy_html.h"
 
 namespace feed {
 namespace {
 
-std::string_view Trimmed(std::string_view s) {
-  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // Legacy HTML to plain text (tags stripped, entities decoded once).
 void Plain(std::string_view in, std::string& out) { out += LegacyHtmlToText(in); }
 
-void Trim(std::string_view in, std::string& out) { out += Trimmed(in); }
+void Trim(std::string_view in, std::string& out) { out += TrimSpace(in); }
 
 // "1" when the field has a value (a phone, a photo), else "0". A value of
 // "0" is no value, so that SQL may compute the flag itself
 // (TRIM(phone) <> '' gives 0 or 1) and send one byte instead of the string.
 void Flag(std::string_view in, std::string& out) {
-  std::string_view v = Trimmed(in);
+  std::string_view v = TrimSpace(in);
   out += v.empty() || v == "0" ? '0' : '1';
 }
 
-std::optional<LocalTime> AsTime(std::string_view in) { return ParseSqlDateTime(Trimmed(in), /*allow_date_only=*/true); }
+std::optional<LocalTime> AsTime(std::string_view in) {
+  return ParseSqlDateTime(TrimSpace(in), /*allow_date_only=*/true);
+}
 
 // A value that is not a date renders empty: a template marks such fields
 // required where the format needs them.
@@ -51,7 +47,7 @@ void Rfc3339Utc(std::string_view in, std::string& out) {
 
 // "http://www.site/x" -> "www.site/x" (Yads wants the address without it).
 void NoScheme(std::string_view in, std::string& out) {
-  std::string_view s = Trimmed(in);
+  std::string_view s = TrimSpace(in);
   size_t p = s.find("://");
   if (p != std::string_view::npos && p > 0 && p < 10) s.remove_prefix(p + 3);
   out += s;

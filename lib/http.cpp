@@ -1,8 +1,8 @@
 #include "http.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "ascii.h"
 #include "error.h"
 #include "xml_text.h"
 
@@ -50,18 +50,6 @@ void CheckText(const std::string& s, const std::string& what) {
   }
 }
 
-std::string_view TrimOws(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 }  // namespace
 
 Request RequestFromEnvironment(const std::function<const char*(const char*)>& get) {
@@ -75,7 +63,7 @@ Request RequestFromEnvironment(const std::function<const char*(const char*)>& ge
   r.path_info = v("PATH_INFO");
   r.query_string = v("QUERY_STRING");
   r.if_none_match = v("HTTP_IF_NONE_MATCH");
-  r.if_modified_since = std::string(TrimOws(v("HTTP_IF_MODIFIED_SINCE")));
+  r.if_modified_since = std::string(TrimSpace(v("HTTP_IF_MODIFIED_SINCE")));
   r.accept_encoding = v("HTTP_ACCEPT_ENCODING");
   r.user_agent = v("HTTP_USER_AGENT");
   return r;
@@ -125,16 +113,16 @@ bool AcceptsGzip(std::string_view ae) {
   while (pos <= ae.size()) {
     size_t comma = ae.find(',', pos);
     if (comma == std::string_view::npos) comma = ae.size();
-    std::string_view item = TrimOws(ae.substr(pos, comma - pos));
+    std::string_view item = TrimSpace(ae.substr(pos, comma - pos));
     pos = comma + 1;
     if (item.empty()) continue;
-    std::string_view coding = TrimOws(item.substr(0, item.find(';')));
+    std::string_view coding = TrimSpace(item.substr(0, item.find(';')));
     double q = 1.0;
     size_t semi = item.find(';');
     while (semi != std::string_view::npos) {
       size_t next = item.find(';', semi + 1);
       std::string_view p =
-          TrimOws(item.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1));
+          TrimSpace(item.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1));
       if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
         std::string num(p.substr(2));
         char* end = nullptr;
@@ -154,13 +142,13 @@ bool AcceptsGzip(std::string_view ae) {
 }
 
 bool NoneMatchHits(std::string_view inm, std::string_view etag) {
-  if (TrimOws(inm) == "*") return true;
+  if (TrimSpace(inm) == "*") return true;
   std::string_view want = etag;
   size_t pos = 0;
   while (pos < inm.size()) {
     size_t comma = inm.find(',', pos);
     if (comma == std::string_view::npos) comma = inm.size();
-    std::string_view tag = TrimOws(inm.substr(pos, comma - pos));
+    std::string_view tag = TrimSpace(inm.substr(pos, comma - pos));
     pos = comma + 1;
     if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
     if (tag == want) return true;

@@ -1,9 +1,8 @@
 #include "sql_query.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
+#include "config.h"
 #include "error.h"
 
 namespace feed {
@@ -120,12 +119,6 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
   return q;
 }
 
-SqlQuery LoadSqlQuery(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file + ": cannot read the file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseSqlQuery(ss.str(), file);
-}
+SqlQuery LoadSqlQuery(const std::string& file) { return ParseSqlQuery(ReadSiteFile(file), file); }
 
 }  // namespace feed

@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
+#include "ascii.h"
+#include "config.h"
 #include "error.h"
 
 namespace feed {
@@ -34,13 +35,6 @@ struct Rule {
   size_t n = 0;
   std::string text;  // as written, for the report
 };
-
-std::string_view Trimmed(std::string_view s) {
-  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 size_t CountChars(std::string_view s) {
   size_t n = 0;
@@ -129,7 +123,7 @@ class Compiler {
     size_t pos = 0;
     for (;;) {
       size_t bar = spec.find('|', pos);
-      parts.emplace_back(Trimmed(spec.substr(pos, bar == std::string_view::npos ? bar : bar - pos)));
+      parts.emplace_back(TrimSpace(spec.substr(pos, bar == std::string_view::npos ? bar : bar - pos)));
       if (bar == std::string_view::npos) break;
       pos = bar + 1;
     }
@@ -262,19 +256,19 @@ class Compiler {
       section_ = &p_->row;
       if (require) Rules(require, line);
       if (key) {
-        std::string k(Trimmed(key));
+        std::string k(TrimSpace(key));
         if (!IsName(k) || k.find('.') != std::string::npos) throw Error(line, "feed:key names a row field");
         p_->key_field = FieldIndex(k, line);
       }
     }
     size_t if_at = 0;
     if (cond) {
-      std::string c = std::string(Trimmed(cond));
+      std::string c = std::string(TrimSpace(cond));
       Op op;
       op.code = OpCode::kIf;
       if (!c.empty() && c[0] == '!') {
         op.negate = true;
-        c = std::string(Trimmed(c.substr(1)));
+        c = std::string(TrimSpace(c.substr(1)));
       }
       if (!IsName(c)) throw Error(line, "feed:if takes a name or !name");
       if (c.find('.') != std::string::npos) {
@@ -326,7 +320,7 @@ class Compiler {
             Literal("<![CDATA[");
             Text(t->Value(), XmlContext::kCData, t->GetLineNum());
             Literal("]]>");
-          } else if (!has_elements || !Trimmed(t->Value()).empty()) {
+          } else if (!has_elements || !TrimSpace(t->Value()).empty()) {
             Text(t->Value(), XmlContext::kText, t->GetLineNum());
           }
         }
@@ -397,11 +391,7 @@ Template Template::Parse(std::string_view xml, const std::string& file, Charset 
 }
 
 Template Template::Load(const std::string& file, Charset cs, const std::map<std::string, std::string>& fixed) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file + ": cannot read the template");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return Parse(ss.str(), file, cs, fixed);
+  return Parse(ReadSiteFile(file), file, cs, fixed);
 }
 
 Charset Template::charset() const { return plan_->cs; }
@@ -454,7 +444,7 @@ struct Renderer {
           out.append(op.literal);
           break;
         case OpCode::kIf: {
-          bool has = !Trimmed(Value(op, scratch)).empty();
+          bool has = !TrimSpace(Value(op, scratch)).empty();
           if (has == op.negate) i = op.skip_to - 1;  // the loop's ++i lands on skip_to
           break;
         }
@@ -471,10 +461,10 @@ struct Renderer {
 };
 
 bool Passes(const Rule& r, std::string_view raw) {
-  std::string_view v = Trimmed(raw);
+  std::string_view v = TrimSpace(raw);
   switch (r.kind) {
     case RuleKind::kRequired:
-      return !Trimmed(CleanUtf8(v)).empty();
+      return !TrimSpace(CleanUtf8(v)).empty();
     case RuleKind::kAlnum:
       return std::all_of(v.begin(), v.end(), [](char c) {
         return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
