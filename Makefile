@@ -82,7 +82,7 @@ unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
 fuzz: $(FUZZ_BIN)
-	@for f in $(FUZZ_BIN); do echo "== $$f"; $$f -runs=$${FUZZ_RUNS:-20000} || exit 1; done
+	@for f in $(FUZZ_BIN); do echo "== $$f"; $$f -runs=$${FUZZ_RUNS:-20000} tests/fuzz/corpus templates sql conf || exit 1; done
 
 # Everything, against a private MariaDB and Apache the harness starts and
 # stops itself; prints "N passed, N failed" last.

@@ -67,7 +67,8 @@ gtest unit-sanitized build/sanitize/unit_tests
 log "fuzz (${FUZZ_RUNS:-20000} inputs per target, sanitized)"
 for f in build/sanitize/fuzz/*; do
     [ -x "$f" ] || continue
-    if "$f" -runs="${FUZZ_RUNS:-20000}" tests/fuzz/corpus >"$WORK/fuzz.log" 2>&1; then
+    # Seeds: the corpus plus the shipped templates, SQL and configs.
+    if "$f" -runs="${FUZZ_RUNS:-20000}" tests/fuzz/corpus templates sql conf >"$WORK/fuzz.log" 2>&1; then
         passed=$((passed + 1))
         echo "   $(basename "$f"): $(tail -1 "$WORK/fuzz.log")"
     else
