@@ -4,7 +4,10 @@
 #include <fcgiapp.h>
 #include <sys/uio.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -32,6 +35,14 @@ const char kUsage[] =
     "        the request parameters given (date=\"2026-11-01 00:00:00\",\n"
     "        continue=TOKEN); prints a summary (rows, rows left out and why,\n"
     "        the continue token) on stderr. Exit 0 on success, 1 otherwise.\n"
+    "  write [--robots] PATH DIR\n"
+    "        write the document set served at PATH (such as /sitemap.xml) into\n"
+    "        DIR as static files: the index and every part, and .gz twins where\n"
+    "        the config says gzip_files = 1. The new set replaces the old one in\n"
+    "        one step; a run that fails leaves the old set as it was. Prints a\n"
+    "        line per file (name, URLs, bytes), a summary and the rows left out;\n"
+    "        --robots adds the Sitemap: lines for robots.txt. Exit 0 on\n"
+    "        success, 1 otherwise.\n"
     "  check  load the config, templates and SQL and check them against the\n"
     "        database; exit 0 when all is well.\n"
     "\n"
@@ -191,6 +202,52 @@ int Render(feed::App& app, const std::vector<std::string>& args) {
   return 0;
 }
 
+int Write(feed::App& app, std::vector<std::string> args) {
+  bool robots = false;
+  if (!args.empty() && args[0] == "--robots") {
+    robots = true;
+    args.erase(args.begin());
+  }
+  if (args.size() != 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  // A progress line, only for a person watching.
+  const bool tty = isatty(STDERR_FILENO);
+  const auto started = std::chrono::steady_clock::now();
+  auto last = started;
+  auto progress = [&](size_t rows) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!tty || now - last < std::chrono::seconds(1)) return;
+    last = now;
+    const double secs = std::chrono::duration<double>(now - started).count();
+    std::fprintf(stderr, "\r%zu rows, %.0f rows/s, %.0f s ", rows, rows / secs, secs);
+  };
+  try {
+    feed::WriteReport r = app.WriteSet(args[0], args[1], progress);
+    if (tty) std::fputs("\r\033[K", stderr);
+    size_t bytes = 0;
+    for (const feed::WrittenFile& f : r.files) {
+      std::printf("%s\t%zu URLs\t%zu bytes\n", f.name.c_str(), f.rows, f.bytes);
+      bytes += f.bytes;
+    }
+    std::printf("%s: %zu files, %zu URLs, %zu bytes, %zu rows left out\n", args[1].c_str(), r.files.size(), r.rows,
+                bytes, r.left_out.skipped);
+    for (const std::string& s : r.left_out.skipped_items) std::printf("  left out: %s\n", s.c_str());
+    if (r.left_out.skipped > r.left_out.skipped_items.size()) {
+      std::printf("  ... and %zu more\n", r.left_out.skipped - r.left_out.skipped_items.size());
+    }
+    if (robots) {
+      for (const std::string& u : r.urls) std::printf("Sitemap: %s\n", u.c_str());
+    }
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  } catch (const feed::FeedError& e) {
+    if (tty) std::fputs("\n", stderr);
+    std::fprintf(stderr, "feed.fcgi: write %s: %s (%s left as it was)\n", args[0].c_str(), e.what(), args[1].c_str());
+    return 1;
+  }
+}
+
 int ServeFastCgi(feed::App& app) {
   FCGX_Request request;
   if (FCGX_Init() != 0 || FCGX_InitRequest(&request, 0, 0) != 0) {
@@ -243,6 +300,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!args.empty() && args[0] == "render") return Render(app, {args.begin() + 1, args.end()});
+    if (!args.empty() && args[0] == "write") return Write(app, {args.begin() + 1, args.end()});
     if (!args.empty()) {
       std::fprintf(stderr, "feed.fcgi: unknown command '%s' (see --help)\n", args[0].c_str());
       return 2;

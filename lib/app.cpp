@@ -6,8 +6,33 @@
 
 namespace feed {
 
-App::App(Config config) : config_(std::move(config)), db_(config_.database) {
-  for (const FeedConfig& f : config_.feeds) feeds_.push_back(std::make_unique<Feed>(f, config_));
+App::App(Config config, const Clock* clock)
+    : config_(std::move(config)), clock_(clock ? *clock : system_clock_), db_(config_.database) {
+  for (const FeedConfig& f : config_.feeds) {
+    feeds_.push_back(std::make_unique<Feed>(f, config_));
+    if (f.path.empty()) continue;  // a set's section: served as its parts
+    documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back()));
+    routes_.Add(Route{f.path, Role::kDocument, documents_.size() - 1, {}, false});
+  }
+  for (const SetConfig& s : config_.sets) {
+    std::vector<Feed*> sections;
+    for (const std::string& name : s.sections) {
+      for (auto& f : feeds_) {
+        if (f->config().name == name) sections.push_back(f.get());
+      }
+    }
+    sets_.push_back(std::make_unique<DocumentSet>(s, std::move(sections), config_));
+    const size_t i = sets_.size() - 1;
+    if (s.format == Format::kXml) {
+      routes_.Add(Route{s.path, Role::kIndex, i, {}, false});
+      routes_.Add(Route{s.path + ".gz", Role::kIndex, i, {}, true});
+    }
+    std::vector<std::string> names = s.PartPattern().find("{section}") == std::string::npos
+                                         ? std::vector<std::string>{}
+                                         : s.sections;
+    routes_.Add(Route{s.PartPattern(), Role::kPart, i, names, false});
+    routes_.Add(Route{s.PartPattern() + ".gz", Role::kPart, i, names, true});
+  }
   log_ = [](const std::string& line) {
     std::fprintf(stderr, "feed.fcgi: %s\n", line.c_str());
     std::fflush(stderr);
@@ -15,14 +40,49 @@ App::App(Config config) : config_(std::move(config)), db_(config_.database) {
 }
 
 void App::CheckDatabase() {
-  for (auto& f : feeds_) f->Bind(db_);
+  for (auto& d : documents_) d->Bind(db_);
+  for (auto& s : sets_) s->Bind(db_);
 }
 
-Feed* App::Find(const std::string& path) {
-  for (auto& f : feeds_) {
-    if (f->config().path == path) return f.get();
+WriteReport App::WriteSet(const std::string& path, const std::string& dir,
+                          const std::function<void(size_t rows)>& progress) {
+  for (auto& s : sets_) {
+    if (s->config().path == path) return s->Write(db_, clock_, dir, progress);
   }
-  return nullptr;
+  throw NotFound("no set has path " + path + " (a [set NAME] section's path, such as /sitemap.xml)");
+}
+
+void App::Dispatch(const Request& req, Response& resp, FeedReport* report) {
+  auto match = routes_.Match(req.path_info);
+  if (!match) throw NotFound("no feed at this path");
+  const Route& r = *match->route;
+  switch (r.role) {
+    case Role::kDocument: {
+      DocumentFeed& d = *documents_[r.target];
+      d.Serve(req, db_, clock_, resp, report);
+      if (!report->visit_error.empty()) {
+        log_("feed " + d.feed().config().name + ": the robot's visit was not recorded: " + report->visit_error);
+      }
+      Log(d.feed().config().name, *report);
+      return;
+    }
+    case Role::kIndex:
+      sets_[r.target]->ServeIndex(req, r.gzip, db_, clock_, resp, report);
+      Log(sets_[r.target]->config().name, *report);
+      return;
+    case Role::kPart:
+      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, db_, clock_, resp, report);
+      Log(sets_[r.target]->config().name, *report);
+      return;
+  }
+}
+
+void App::Log(const std::string& name, const FeedReport& report) {
+  if (!report.skipped) return;
+  std::string ids;
+  for (const std::string& s : report.skipped_items) ids += (ids.empty() ? "" : "; ") + s;
+  if (report.skipped > report.skipped_items.size()) ids += "; ...";
+  log_("feed " + name + ": " + std::to_string(report.skipped) + " rows left out: " + ids);
 }
 
 int App::Handle(const Request& req, Sink& out, bool with_head, FeedReport* report) {
@@ -35,22 +95,7 @@ int App::Handle(const Request& req, Sink& out, bool with_head, FeedReport* repor
       resp.Error(405, "method " + req.method.substr(0, 16) + " not allowed: use GET or HEAD", {{"Allow", "GET, HEAD"}});
       return 405;
     }
-    Feed* feed = Find(req.path_info);
-    if (!feed) {
-      std::string known;
-      for (auto& f : feeds_) known += (known.empty() ? "" : ", ") + f->config().path;
-      throw NotFound("no feed at this path; feeds: " + known);
-    }
-    feed->Serve(req, db_, resp, report);
-    if (!report->visit_error.empty()) {
-      log_("feed " + feed->config().name + ": the robot's visit was not recorded: " + report->visit_error);
-    }
-    if (report->skipped) {
-      std::string ids;
-      for (const std::string& s : report->skipped_items) ids += (ids.empty() ? "" : "; ") + s;
-      if (report->skipped > report->skipped_items.size()) ids += "; ...";
-      log_("feed " + feed->config().name + ": " + std::to_string(report->skipped) + " rows left out: " + ids);
-    }
+    Dispatch(req, resp, report);
     return resp.status();
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kClientGone) {

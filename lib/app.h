@@ -1,8 +1,8 @@
-// The whole program behind the entry point: the config's feeds in a table
-// by path, one database connection, and the answer to every request. It
-// never throws out of Handle: client mistakes get a one-line 4xx, a database
-// outage 503 with Retry-After, and a failure after the body began leaves
-// the body cut (no closing tags), logged.
+// The whole program behind the entry point: the config's feeds and sets, a
+// route table from paths to them, one database connection, and the answer
+// to every request. It never throws out of Handle: client mistakes get a
+// one-line 4xx, a database outage 503 with Retry-After, and a failure after
+// the body began leaves the body cut (no closing tags), logged.
 #pragma once
 
 #include <functional>
@@ -10,18 +10,24 @@
 #include <string>
 #include <vector>
 
+#include "clock.h"
 #include "config.h"
 #include "database.h"
+#include "document.h"
+#include "document_set.h"
 #include "feed.h"
 #include "http.h"
 #include "output.h"
+#include "routes.h"
 
 namespace feed {
 
 class App {
  public:
-  // Loads every feed's template and SQL; throws FeedError(kConfig).
-  explicit App(Config config);
+  // Loads every feed's template and SQL; throws FeedError(kConfig). The
+  // clock is the system's unless one is given (tests); it must outlive the
+  // App.
+  explicit App(Config config, const Clock* clock = nullptr);
 
   // Checks every feed's mapping against the database. Throws kConfig on a
   // mapping error; kUnavailable when the database cannot be reached.
@@ -31,19 +37,32 @@ class App {
   // Returns the status sent. `report` (optional) receives what was written.
   int Handle(const Request& req, Sink& out, bool with_head, FeedReport* report = nullptr);
 
+  // Writes the set served at `path` (such as /sitemap.xml) into `dir` as
+  // static files. Throws FeedError(kNotFound) when no set has that path,
+  // others as DocumentSet::Write.
+  WriteReport WriteSet(const std::string& path, const std::string& dir,
+                       const std::function<void(size_t rows)>& progress = nullptr);
+
   // Where log lines go (stderr by default: Apache's error log under
   // mod_fcgid).
   void SetLog(std::function<void(const std::string&)> log) { log_ = std::move(log); }
 
   Database& database() { return db_; }
   const Config& config() const { return config_; }
+  const RouteTable& routes() const { return routes_; }
 
  private:
-  Feed* Find(const std::string& path);
+  void Dispatch(const Request& req, Response& resp, FeedReport* report);
+  void Log(const std::string& name, const FeedReport& report);
 
   Config config_;
+  SystemClock system_clock_;
+  const Clock& clock_;
   Database db_;
   std::vector<std::unique_ptr<Feed>> feeds_;
+  std::vector<std::unique_ptr<DocumentFeed>> documents_;
+  std::vector<std::unique_ptr<DocumentSet>> sets_;
+  RouteTable routes_;
   std::function<void(const std::string&)> log_;
 };
 

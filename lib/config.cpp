@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <cctype>
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -37,6 +38,11 @@ int ParseInt(const IniValue& v, const std::string& file, const std::string& key,
                       std::to_string(hi) + ", not '" + s + "'");
   }
   return n;
+}
+
+bool ParseFlag(const IniValue& v, const std::string& file, const std::string& key) {
+  if (v.value != "0" && v.value != "1") throw ConfigError(Where(file, v.line) + key + " must be 0 or 1");
+  return v.value == "1";
 }
 
 std::vector<std::string> Words(const std::string& s) {
@@ -90,7 +96,7 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
     throw ConfigError(Where(file, sec.line) + "a feed name is letters, digits, '_' and '-': [feed NAME]");
   }
   f.path = "/" + f.name;
-  bool have_template = false, have_query = false;
+  bool have_template = false, have_query = false, have_content_type = false;
   int since_line = sec.line;
   for (const auto& [key, v] : sec.entries) {
     const std::string& s = v.value;
@@ -117,6 +123,24 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
         throw ConfigError(Where(file, v.line) + "content_type is a media type without parameters, such as text/xml");
       }
       f.content_type = s;
+      have_content_type = true;
+    } else if (key == "format") {
+      if (s != "xml" && s != "text") throw ConfigError(Where(file, v.line) + "format must be xml or text");
+      f.format = s == "xml" ? Format::kXml : Format::kText;
+    } else if (key == "order") {
+      if (s != "asc" && s != "desc") {
+        throw ConfigError(Where(file, v.line) + "order must be asc or desc (the keyset's direction)");
+      }
+      f.order = s == "asc" ? Direction::kAscending : Direction::kDescending;
+    } else if (key == "max_items") {
+      f.max_items = ParseInt(v, file, key, 1, kMaxPartItems);
+    } else if (key == "max_bytes") {
+      f.max_bytes = ParseInt(v, file, key, 1024, kMaxXmlPartBytes);
+    } else if (key == "gzip_files") {
+      f.gzip_files = ParseFlag(v, file, key);
+    } else if (key == "lastmod") {
+      if (!IsName(s)) throw ConfigError(Where(file, v.line) + "lastmod names a result field");
+      f.lastmod = s;
     } else if (key == "since") {
       auto w = Words(s);
       since_line = v.line;
@@ -165,6 +189,19 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [feed " + f.name + "]");
     }
   }
+  if (!have_content_type && f.format == Format::kText) f.content_type = "text/plain";
+  if (f.format == Format::kText && f.encoding != Charset::kUtf8) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] format = text is UTF-8 only");
+  }
+  if (f.format == Format::kText && f.max_bytes > kMaxTextPartBytes) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] max_bytes of a text feed is at most " +
+                      std::to_string(kMaxTextPartBytes));
+  }
+  if (f.max_items && !f.continue_param.empty()) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] pages with page_size, not max_items");
+  }
+  // A feed of the newest items first lists the newest 50 unless told.
+  if (f.order == Direction::kDescending && f.max_items == 0) f.max_items = 50;
   if (!have_template) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs template = FILE");
   if (!have_query) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs query = FILE");
   if (f.keyset.empty())
@@ -179,6 +216,63 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
     throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has page_size but no continue = param NAME");
   }
   return f;
+}
+
+SetConfig LoadSet(const IniSection& sec, const std::string& file, const std::string& base) {
+  SetConfig s;
+  s.name = Trim(sec.name.substr(4));
+  if (!IsName(s.name)) throw ConfigError(Where(file, sec.line) + "a set name is letters, digits, '_' and '-'");
+  for (const auto& [key, v] : sec.entries) {
+    const std::string& x = v.value;
+    if (key == "path") {
+      const size_t dot = x.rfind('.');
+      const std::string ext = dot == std::string::npos ? "" : x.substr(dot);
+      if (x.size() < 2 || x[0] != '/' || x.find_first_of("?#%{} \t") != std::string::npos ||
+          x.find("..") != std::string::npos || (ext != ".xml" && ext != ".txt") || x.rfind('/') > dot) {
+        throw ConfigError(Where(file, v.line) +
+                          "a set's path ends in .xml (an index of XML parts) or .txt (text parts), such as "
+                          "/sitemap.xml");
+      }
+      s.path = x;
+      s.format = ext == ".xml" ? Format::kXml : Format::kText;
+    } else if (key == "template") {
+      s.template_file = Resolve(base, x);
+    } else if (key == "sections") {
+      s.sections = Words(x);
+      for (const std::string& n : s.sections) {
+        if (!IsName(n)) throw ConfigError(Where(file, v.line) + "sections names [feed NAME] sections");
+      }
+    } else if (key == "publish_url") {
+      if ((x.rfind("http://", 0) != 0 && x.rfind("https://", 0) != 0) || x.find_first_of(" \t\"<>") != std::string::npos) {
+        throw ConfigError(Where(file, v.line) + "publish_url is the absolute http(s) URL the set is published under");
+      }
+      s.publish_url = x;
+      while (!s.publish_url.empty() && s.publish_url.back() == '/') s.publish_url.pop_back();
+    } else if (key == "max_items") {
+      s.max_items = ParseInt(v, file, key, 1, kMaxPartItems);
+    } else if (key == "max_bytes") {
+      s.max_bytes = ParseInt(v, file, key, 1024, kMaxXmlPartBytes);
+    } else if (key == "gzip_files") {
+      s.gzip_files = ParseFlag(v, file, key);
+    } else if (key == "refresh_seconds") {
+      s.refresh_seconds = ParseInt(v, file, key, 0, 86400 * 7);
+    } else if (key == "part_fill") {
+      s.part_fill = ParseInt(v, file, key, 50, 100);
+    } else {
+      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [set " + s.name + "]");
+    }
+  }
+  const std::string where = Where(file, sec.line) + "[set " + s.name + "] ";
+  if (s.path.empty()) throw ConfigError(where + "needs path = /NAME.xml or /NAME.txt");
+  if (s.sections.empty()) throw ConfigError(where + "needs sections = FEED ...");
+  if (s.publish_url.empty()) throw ConfigError(where + "needs publish_url = the URL its files are published under");
+  if (s.format == Format::kXml && s.template_file.empty()) {
+    throw ConfigError(where + "needs template = FILE for its index (templates/sitemap-index.xml)");
+  }
+  if (s.format == Format::kText && !s.template_file.empty()) {
+    throw ConfigError(where + "is a text set: its parts have no index, and so no template");
+  }
+  return s;
 }
 
 void Override(const char* env, std::string* field) {
@@ -236,6 +330,7 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   Config c;
   c.file = file;
   std::set<std::string> paths;
+  std::vector<int> feed_lines, set_lines;
   for (const IniSection& sec : ParseIni(text, file)) {
     if (sec.name == "database") {
       LoadDatabase(sec, file, &c.database);
@@ -250,15 +345,50 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
         c.site[key] = v.value;
       }
     } else if (sec.name.rfind("feed ", 0) == 0) {
-      FeedConfig f = LoadFeed(sec, file, base_dir);
-      if (!paths.insert(f.path).second) throw ConfigError(Where(file, sec.line) + "two feeds have path " + f.path);
-      c.feeds.push_back(std::move(f));
+      c.feeds.push_back(LoadFeed(sec, file, base_dir));
+      feed_lines.push_back(sec.line);
+    } else if (sec.name.rfind("set ", 0) == 0) {
+      c.sets.push_back(LoadSet(sec, file, base_dir));
+      set_lines.push_back(sec.line);
     } else {
       throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name +
-                        "]; expected [database], [site] or [feed NAME]");
+                        "]; expected [database], [site], [feed NAME] or [set NAME]");
     }
   }
   if (c.feeds.empty()) throw ConfigError(file + ": no [feed NAME] section");
+  // A set's sections are served as its parts, not at a path of their own,
+  // and take the set's format and the sitemaps.org limits.
+  for (size_t i = 0; i < c.sets.size(); ++i) {
+    SetConfig& s = c.sets[i];
+    const std::string where = Where(file, set_lines[i]) + "[set " + s.name + "] ";
+    for (const std::string& name : s.sections) {
+      auto it = std::find_if(c.feeds.begin(), c.feeds.end(), [&](const FeedConfig& f) { return f.name == name; });
+      if (it == c.feeds.end()) throw ConfigError(where + "names no [feed " + name + "]");
+      if (it->path.empty()) throw ConfigError(where + "shares [feed " + name + "] with another set");
+      if (it->format != s.format) {
+        throw ConfigError(where + "and [feed " + name + "] differ in format (a .txt set takes format = text feeds)");
+      }
+      if (!it->continue_param.empty() || it->since != SinceSource::kNone || it->order != Direction::kAscending) {
+        throw ConfigError(where + "takes feeds of every current item in keyset order: [feed " + name +
+                          "] has since, continue or order");
+      }
+      const int64_t byte_cap = s.format == Format::kXml ? kMaxXmlPartBytes : kMaxTextPartBytes;
+      if (it->max_items == 0) it->max_items = kMaxPartItems;
+      if (it->max_bytes == 0) it->max_bytes = byte_cap;
+      it->path.clear();
+    }
+  }
+  for (size_t i = 0; i < c.feeds.size(); ++i) {
+    const FeedConfig& f = c.feeds[i];
+    if (!f.path.empty() && !paths.insert(f.path).second) {
+      throw ConfigError(Where(file, feed_lines[i]) + "two feeds have path " + f.path);
+    }
+  }
+  for (size_t i = 0; i < c.sets.size(); ++i) {
+    if (!paths.insert(c.sets[i].path).second) {
+      throw ConfigError(Where(file, set_lines[i]) + "two feeds have path " + c.sets[i].path);
+    }
+  }
   if (!c.site.count("time_zone")) SiteZone::Use("UTC");
   Override("FEED_DB_HOST", &c.database.host);
   Override("FEED_DB_SOCKET", &c.database.socket);
@@ -278,6 +408,20 @@ std::string ReadSiteFile(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+const FeedConfig* Config::FindFeed(const std::string& name) const {
+  for (const FeedConfig& f : feeds) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+std::string SetConfig::PartPattern() const {
+  const size_t dot = path.rfind('.');
+  const std::string stem = path.substr(0, dot), ext = path.substr(dot);
+  if (format == Format::kText && sections.size() == 1) return stem + "-{n}" + ext;
+  return stem + "-{section}-{n}" + ext;
 }
 
 Config LoadConfig(const std::string& file) { return ParseConfig(ReadSiteFile(file), file, DirOf(file)); }

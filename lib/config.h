@@ -10,6 +10,8 @@
 //                           templates as {site.KEY} (url, host, title...)
 //   [feed yads]             see FeedConfig below; value.KEY lines give the
 //                           template {value.KEY} (empty when not set)
+//   [set sitemap]           a document set (see SetConfig): an index and
+//                           numbered parts of one or more section feeds
 //
 // FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
 // and FEED_DB_NAME in the environment override the [database] keys.
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "encoder.h"
 #include "xml_text.h"
 
 namespace feed {
@@ -52,6 +55,9 @@ struct DatabaseConfig {
   std::string charset = "utf8mb4";
 };
 
+// The direction a feed's keyset walks its rows (see keyset.h).
+enum class Direction { kAscending, kDescending };
+
 // Where a feed's since-moment comes from.
 enum class SinceSource {
   kNone,   // every current item, always
@@ -59,14 +65,25 @@ enum class SinceSource {
   kRobot,  // If-Modified-Since, else the robot's last whole visit (Jooble)
 };
 
+// The sitemaps.org limits, which no configured limit may pass.
+constexpr int kMaxPartItems = 50000;
+constexpr int64_t kMaxXmlPartBytes = 52428800;
+constexpr int64_t kMaxTextPartBytes = 10485760;
+
 struct FeedConfig {
   std::string name;              // from the section header
-  std::string path;              // PATH_INFO that selects it: "/yads"
+  std::string path;              // PATH_INFO that selects it: "/yads"; "" for a set's section
   std::string template_file;     // absolute after loading
   std::string query_file;        // the rows: named parameters, see sql_query.h
   std::string state_query_file;  // optional: newest change, for Last-Modified/ETag
   Charset encoding = Charset::kUtf8;
-  std::string content_type = "text/xml";
+  Format format = Format::kXml;               // format = xml | text
+  std::string content_type = "text/xml";      // text/plain for format = text
+  Direction order = Direction::kAscending;    // order = asc | desc (the newest first)
+  int max_items = 0;                          // rows per document (0: all); see LoadFeed
+  int64_t max_bytes = 0;                      // bytes per document before compression (0: any)
+  bool gzip_files = false;                    // a static write adds .gz twins
+  std::string lastmod;                        // the row field holding the row's last change
   SinceSource since = SinceSource::kNone;
   std::string since_param;                    // with kParam: "date"
   std::string robot;                          // with kRobot: "JoobleBot", found in User-Agent
@@ -81,12 +98,32 @@ struct FeedConfig {
   std::map<std::string, std::string> values;  // value.KEY = ...: {value.KEY} in the template
 };
 
+// A document set: parts of its section feeds, each part a keyset range of
+// one section, and (XML) an index listing them.
+struct SetConfig {
+  std::string name;                   // from the section header
+  std::string path;                   // "/sitemap.xml": the index; "/urls.txt": the stem of text parts
+  Format format = Format::kXml;       // from the path: .txt is a text set (no index)
+  std::string template_file;          // the index's (XML sets)
+  std::vector<std::string> sections;  // [feed NAME]s, in the order the index lists them
+  std::string publish_url;            // where the set is published: parts' locs are under it
+  int max_items = kMaxPartItems;      // the index's own limits
+  int64_t max_bytes = kMaxXmlPartBytes;
+  bool gzip_files = false;            // a static write adds .gz twins of the index
+  int refresh_seconds = 300;          // live: how old a part plan may grow before it is refreshed
+  int part_fill = 90;                 // live: a new part closes at this percent of its limits
+  // The path pattern of the parts: "/sitemap-{section}-{n}.xml", "/urls-{n}.txt".
+  std::string PartPattern() const;
+};
+
 struct Config {
   std::string file;
   DatabaseConfig database;
   std::string time_zone = "UTC";
   std::map<std::string, std::string> site;  // [site] keys for templates
   std::vector<FeedConfig> feeds;
+  std::vector<SetConfig> sets;
+  const FeedConfig* FindFeed(const std::string& name) const;
 };
 
 // Reads and checks the file; applies the FEED_DB_* environment overrides.

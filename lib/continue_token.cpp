@@ -1,5 +1,7 @@
 #include "continue_token.h"
 
+#include "error.h"
+
 #include <array>
 #include <stdexcept>
 
@@ -279,28 +281,30 @@ uint64_t SipHash24(uint64_t k0, uint64_t k1, std::string_view data) {
 // public key, once per half with distinct prefixes, spreads it into a
 // 128-bit key.
 ContinueTokenCodec::ContinueTokenCodec(std::string_view secret) {
-  if (secret.empty()) throw std::invalid_argument("continue token secret is empty");
+  if (secret.empty()) throw ConfigError("the continue token secret is empty");
   constexpr uint64_t kDeriveK0 = 0x746e6f632e646566ULL;  // "fed.cont"
   constexpr uint64_t kDeriveK1 = 0x6e656b6f742e6575ULL;  // "ue.token"
   k0_ = SipHash24(kDeriveK0, kDeriveK1, std::string("continue-token k0\0", 18).append(secret));
   k1_ = SipHash24(kDeriveK0, kDeriveK1, std::string("continue-token k1\0", 18).append(secret));
 }
 
-std::string ContinueTokenCodec::Encode(const ContinueToken& token, std::string_view binding) const {
-  if (token.keyset.empty() || token.keyset.size() > kMaxKeyset) {
-    throw std::invalid_argument("continue token needs 1 to 3 keyset values");
-  }
+std::string ContinueTokenCodec::Unfit(const ContinueToken& token) {
+  if (token.keyset.empty() || token.keyset.size() > kMaxKeyset) return "a continue token holds 1 to 3 keyset values";
   int bits = kMacBits + kVersionBits + kCountBits + CostOf(token.run_start);
   bool in_range = token.run_start >= -kValueLimit && token.run_start < kValueLimit;
   for (int64_t v : token.keyset) {
     bits += CostOf(v);
     in_range = in_range && v >= -kValueLimit && v < kValueLimit;
   }
-  if (!in_range) throw std::invalid_argument("continue token value outside [-2^47, 2^47)");
+  if (!in_range) return "a keyset value is outside [-2^47, 2^47), which a continue token cannot carry";
   if (bits > kMaxBits) {
-    throw std::length_error("continue token values need " + std::to_string(bits) +
-                            " bits; at most 190 fit 32 characters");
+    return "the keyset values need " + std::to_string(bits) + " bits; at most 190 fit a 32-character continue token";
   }
+  return "";
+}
+
+std::string ContinueTokenCodec::Encode(const ContinueToken& token, std::string_view binding) const {
+  if (std::string why = Unfit(token); !why.empty()) throw InternalError(why);
 
   Number n;
   BitWriter w(&n, kMacBits);
@@ -313,7 +317,7 @@ std::string ContinueTokenCodec::Encode(const ContinueToken& token, std::string_v
   std::string text;
   while (!n.IsZero()) text.push_back(kAlphabet[n.DivMod(62)]);
   std::string out(text.rbegin(), text.rend());
-  if (out.size() > kMaxChars) throw std::logic_error("continue token longer than 32 characters");
+  if (out.size() > kMaxChars) throw InternalError("continue token longer than 32 characters");
   return out;
 }
 

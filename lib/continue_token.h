@@ -27,11 +27,16 @@ struct ContinueToken {
 
 class ContinueTokenCodec {
  public:
-  // REQUIRES: secret is not empty.
+  // Throws FeedError(kConfig) when `secret` is empty.
   explicit ContinueTokenCodec(std::string_view secret);
 
-  // REQUIRES: 1 <= token.keyset.size() <= 3, every value and run_start in
-  // [-2^47, 2^47). Returns at most 32 characters of [0-9A-Za-z].
+  // Why `token` cannot be encoded (1 to 3 keyset values, each value and
+  // run_start in [-2^47, 2^47), all of them fitting 32 characters), or ""
+  // when it can.
+  static std::string Unfit(const ContinueToken& token);
+
+  // At most 32 characters of [0-9A-Za-z]. Throws FeedError(kInternal) when
+  // Unfit(token) is not empty.
   std::string Encode(const ContinueToken& token, std::string_view binding) const;
 
   // std::nullopt for anything Encode did not produce with this secret and

@@ -52,8 +52,10 @@ Rows::Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251)
 Rows::Rows(std::unique_ptr<sql::Statement> st, std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251)
     : st_(std::move(st)), rs_(std::move(rs)), cp1251_(cp1251), values_(columns), nulls_(columns) {}
 
-Rows::Rows(std::vector<std::vector<std::optional<std::string>>> rows)
-    : held_(std::move(rows)), values_(held_.empty() ? 0 : held_[0].size()), nulls_(values_.size()) {}
+Rows::Rows(std::vector<std::vector<std::optional<std::string>>> rows, size_t columns)
+    : held_(std::move(rows)),
+      values_(columns != SIZE_MAX ? columns : held_.empty() ? 0 : held_[0].size()),
+      nulls_(values_.size()) {}
 
 Rows::~Rows() = default;
 Rows::Rows(Rows&&) noexcept = default;

@@ -7,6 +7,7 @@
 // connection broke, kInternal for anything else (a mapping error).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,8 +49,10 @@ class Rows {
   Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251);
   // A streamed result: the statement stays alive as long as its rows.
   Rows(std::unique_ptr<sql::Statement> st, std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251);
-  // Rows held in memory (unit tests of rendering; nullopt is NULL).
-  explicit Rows(std::vector<std::vector<std::optional<std::string>>> rows);
+  // Rows held in memory (unit tests, the engine's own lists; nullopt is
+  // NULL), of `columns` columns (by default, as many as the first row has).
+  explicit Rows(std::vector<std::vector<std::optional<std::string>>> rows, size_t columns = SIZE_MAX);
+  Rows() : Rows({}, 0) {}
   ~Rows();
   Rows(Rows&&) noexcept;
   Rows& operator=(Rows&&) noexcept;

@@ -3,6 +3,7 @@
 #include "ascii.h"
 #include "datetime.h"
 #include "legacy_html.h"
+#include "url.h"
 
 namespace feed {
 namespace {
@@ -53,6 +54,10 @@ void NoScheme(std::string_view in, std::string& out) {
   out += s;
 }
 
+// A URL for a sitemap or feed: characters outside ASCII, spaces and the
+// like percent-encoded as UTF-8 (url.h).
+void Url(std::string_view in, std::string& out) { AppendUriEncoded(out, in); }
+
 struct Entry {
   const char* name;
   FilterFn fn;
@@ -60,7 +65,7 @@ struct Entry {
 constexpr Entry kFilters[] = {
     {"plain", Plain},           {"trim", Trim},         {"flag", Flag},     {"date", Date},
     {"datetime", DateTime},     {"dmy", DayMonthYear},  {"rfc822", Rfc822}, {"rfc3339", Rfc3339},
-    {"rfc3339utc", Rfc3339Utc}, {"noscheme", NoScheme},
+    {"rfc3339utc", Rfc3339Utc}, {"noscheme", NoScheme},   {"url", Url},
 };
 
 }  // namespace

@@ -156,6 +156,18 @@ bool NoneMatchHits(std::string_view inm, std::string_view etag) {
   return false;
 }
 
+bool Validators::Match(const Request& req) const {
+  if (!req.if_none_match.empty()) return !etag.empty() && NoneMatchHits(req.if_none_match, etag);
+  if (req.if_modified_since.empty() || !last_modified) return false;
+  auto ims = ParseHttpDate(req.if_modified_since);
+  return ims && *last_modified <= *ims;
+}
+
+void ResponseHead::Add(const Validators& v) {
+  if (!v.etag.empty()) Add("ETag", v.etag);
+  if (v.last_modified) Add("Last-Modified", FormatHttpDate(*v.last_modified));
+}
+
 std::string ResponseHead::Serialize() const {
   std::string s = "Status: " + std::to_string(status) + " " + HttpReason(status) + "\r\n";
   for (const auto& [n, v] : headers) s += n + ": " + v + "\r\n";
@@ -181,6 +193,15 @@ void Response::Write(std::string_view body) {
     gzip_->Write(body);
   else
     out_.Write(body);
+}
+
+void Response::NotModified(const Validators& v) {
+  ResponseHead nm;
+  nm.status = 304;
+  nm.Add(v);
+  nm.Add("Vary", "Accept-Encoding");
+  Start(nm, false);
+  Finish();
 }
 
 void Response::Finish() {

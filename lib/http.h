@@ -54,24 +54,37 @@ bool AcceptsGzip(std::string_view accept_encoding);
 // for GET and HEAD.
 bool NoneMatchHits(std::string_view if_none_match, std::string_view etag);
 
+// What a conditional request is checked against: a strong entity tag
+// (quoted) and the moment of the newest change, either may be absent.
+struct Validators {
+  std::string etag;
+  std::optional<UnixTime> last_modified;
+  // True when If-None-Match (checked first) or If-Modified-Since says the
+  // client holds the current representation.
+  bool Match(const Request& req) const;
+};
+
 // The head of a response; written as CGI headers ("Status: 200 OK").
 struct ResponseHead {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   void Add(std::string name, std::string value) { headers.emplace_back(std::move(name), std::move(value)); }
+  void Add(const Validators& v);  // ETag and Last-Modified, those that are set
   std::string Serialize() const;
 };
 
 // One response: the head once, then the body (gzip-encoded when chosen,
 // nothing at all for HEAD). `with_head` is false on the command line, where
 // only the body is wanted.
-class Response {
+class Response : public Sink {
  public:
   Response(Sink& out, bool with_head, bool head_only);
-  ~Response();
+  ~Response() override;
   // REQUIRES: !started().
   void Start(const ResponseHead& head, bool gzip);
-  void Write(std::string_view body);
+  void Write(std::string_view body) override;
+  // 304 with the validators and Vary, no body. REQUIRES: !started().
+  void NotModified(const Validators& v);
   // Ends the body (the gzip trailer) and flushes. Not called when the feed
   // failed midway: the body then stays cut.
   void Finish();
@@ -86,6 +99,23 @@ class Response {
   bool started_ = false;
   int status_ = 0;
   std::unique_ptr<GzipSink> gzip_;
+};
+
+// Starts `resp` with `head` at the first byte written through it, so that
+// a failure before then (the database, on the first chunk) can still be
+// answered cleanly.
+class StartingSink : public Sink {
+ public:
+  StartingSink(Response& resp, const ResponseHead& head, bool gzip) : resp_(resp), head_(head), gzip_(gzip) {}
+  void Write(std::string_view b) override {
+    if (!resp_.started()) resp_.Start(head_, gzip_);
+    resp_.Write(b);
+  }
+
+ private:
+  Response& resp_;
+  const ResponseHead& head_;
+  bool gzip_;
 };
 
 }  // namespace feed

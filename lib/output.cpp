@@ -2,8 +2,6 @@
 
 #include <zlib.h>
 
-#include <stdexcept>
-
 #include "error.h"
 
 namespace feed {
@@ -63,7 +61,7 @@ void GzipSink::Finish() {
 
 std::string Gunzip(std::string_view gz) {
   z_stream z{};
-  if (inflateInit2(&z, 15 + 16) != Z_OK) throw std::runtime_error("inflateInit2 failed");
+  if (inflateInit2(&z, 15 + 16) != Z_OK) throw InternalError("inflateInit2 failed");
   std::string out;
   char buf[65536];
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
@@ -75,7 +73,7 @@ std::string Gunzip(std::string_view gz) {
     rc = inflate(&z, Z_NO_FLUSH);
     if (rc != Z_OK && rc != Z_STREAM_END) {
       inflateEnd(&z);
-      throw std::runtime_error("not a complete gzip stream");
+      throw FeedError(ErrorKind::kBadRequest, "not a complete gzip stream");
     }
     out.append(buf, sizeof buf - z.avail_out);
   } while (rc != Z_STREAM_END);

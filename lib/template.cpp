@@ -9,12 +9,13 @@
 #include "ascii.h"
 #include "config.h"
 #include "error.h"
+#include "url.h"
 
 namespace feed {
 namespace {
 
 enum class OpCode { kLiteral, kRowValue, kDocValue, kIf };
-enum class DocVar { kDate, kContinue, kMore, kName };
+enum class DocVar { kDate, kContinue, kMore, kName, kUpdated };
 
 struct Op {
   OpCode code = OpCode::kLiteral;
@@ -46,7 +47,7 @@ size_t CountChars(std::string_view s) {
 
 struct Template::Plan {
   std::string file;
-  Charset cs = Charset::kUtf8;
+  std::unique_ptr<Encoder> enc;
   std::vector<Op> head, row, tail;
   std::vector<std::string> fields;  // row fields named, in first-use order
   std::vector<int> field_lines;
@@ -60,7 +61,7 @@ namespace {
 class Compiler {
  public:
   Compiler(Template::Plan* plan, const std::map<std::string, std::string>& fixed)
-      : p_(plan), fixed_(fixed), section_(&plan->head) {}
+      : p_(plan), fixed_(fixed), section_(&plan->head), markup_(plan->enc->format() == Format::kXml) {}
 
   void Document(const tinyxml2::XMLDocument& doc) {
     const tinyxml2::XMLElement* root = doc.RootElement();
@@ -87,8 +88,15 @@ class Compiler {
 
   void LiteralText(std::string_view utf8, XmlContext ctx) {
     std::string enc;
-    AppendXml(enc, utf8, ctx, p_->cs);
+    p_->enc->Literal(enc, utf8, ctx);
     Literal(enc);
+  }
+  // Markup: written by XML formats only.
+  void Markup(std::string_view encoded) {
+    if (markup_) Literal(encoded);
+  }
+  void MarkupText(std::string_view utf8) {
+    if (markup_) LiteralText(utf8, XmlContext::kText);
   }
 
   int FieldIndex(const std::string& name, int line) {
@@ -112,9 +120,10 @@ class Compiler {
     if (name == "feed.continue") return DocVar::kContinue;
     if (name == "feed.more") return DocVar::kMore;
     if (name == "feed.name") return DocVar::kName;
-    throw Error(line,
-                "unknown value '" + name +
-                    "'; known: feed.date, feed.continue, feed.more, feed.name, site.KEY, value.KEY, or a row field");
+    if (name == "feed.updated") return DocVar::kUpdated;
+    throw Error(line, "unknown value '" + name +
+                          "'; known: feed.date, feed.continue, feed.more, feed.name, feed.updated, site.KEY, "
+                          "value.KEY, or a row field");
   }
 
   // One {name|filter|...}: emits the op (or, for site.*, the literal).
@@ -283,11 +292,12 @@ class Compiler {
       section_->push_back(std::move(op));
       ++if_depth_;
     }
-    Literal("<");
-    LiteralText(name, XmlContext::kText);
+    Markup("<");
+    MarkupText(name);
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       std::string an = a->Name();
       if (an.rfind("feed:", 0) == 0 || an == "xmlns:feed") continue;
+      if (!markup_) continue;  // plain text has no attributes
       // An attribute made only of config values that are empty is left out
       // (hide_contacts="{value.hide_contacts}").
       std::vector<Op>* outer = section_;
@@ -308,28 +318,31 @@ class Compiler {
       Literal("\"");
     }
     if (!e->FirstChild()) {
-      Literal("/>\n");
+      Markup("/>\n");
     } else {
       bool has_elements = e->FirstChildElement() != nullptr;
-      Literal(has_elements ? ">\n" : ">");
+      Markup(has_elements ? ">\n" : ">");
       for (const tinyxml2::XMLNode* c = e->FirstChild(); c; c = c->NextSibling()) {
         if (const tinyxml2::XMLElement* ce = c->ToElement()) {
           Element(ce);
         } else if (const tinyxml2::XMLText* t = c->ToText()) {
+          const bool blank = TrimSpace(t->Value()).empty();
+          if (!markup_ && (blank || !in_row_)) continue;  // plain text: the row's text alone
           if (t->CData()) {
-            Literal("<![CDATA[");
+            Markup("<![CDATA[");
             Text(t->Value(), XmlContext::kCData, t->GetLineNum());
-            Literal("]]>");
-          } else if (!has_elements || !TrimSpace(t->Value()).empty()) {
+            Markup("]]>");
+          } else if (!has_elements || !blank) {
             Text(t->Value(), XmlContext::kText, t->GetLineNum());
           }
         }
         // Comments, processing instructions and unknown nodes are dropped.
       }
-      Literal("</");
-      LiteralText(name, XmlContext::kText);
-      Literal(">\n");
+      Markup("</");
+      MarkupText(name);
+      Markup(">\n");
     }
+    if (each && !markup_) Literal("\n");  // plain text: a line per row
     if (cond) {
       // Ends the op list so the skip lands after the element even when a
       // literal follows and would otherwise be merged into it.
@@ -351,6 +364,7 @@ class Compiler {
   bool seen_each_ = false;
   bool in_row_ = false;
   int if_depth_ = 0;
+  const bool markup_;  // false for plain text: only the row's text, a line per row
 };
 
 void ApplyFilters(const std::vector<FilterFn>& filters, std::string_view in, std::string& a, std::string& b,
@@ -379,13 +393,18 @@ Template::~Template() = default;
 
 Template Template::Parse(std::string_view xml, const std::string& file, Charset cs,
                          const std::map<std::string, std::string>& fixed) {
+  return Parse(xml, file, Format::kXml, cs, fixed);
+}
+
+Template Template::Parse(std::string_view xml, const std::string& file, Format format, Charset cs,
+                         const std::map<std::string, std::string>& fixed) {
   tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     throw ConfigError(file + ":" + std::to_string(doc.ErrorLineNum()) + ": not well-formed XML: " + doc.ErrorName());
   }
   auto plan = std::make_unique<Plan>();
   plan->file = file;
-  plan->cs = cs;
+  plan->enc = Encoder::Make(format, cs);
   Compiler(plan.get(), fixed).Document(doc);
   return Template(std::move(plan));
 }
@@ -394,7 +413,8 @@ Template Template::Load(const std::string& file, Charset cs, const std::map<std:
   return Parse(ReadSiteFile(file), file, cs, fixed);
 }
 
-Charset Template::charset() const { return plan_->cs; }
+Charset Template::charset() const { return plan_->enc->charset(); }
+Format Template::format() const { return plan_->enc->format(); }
 const std::string& Template::file() const { return plan_->file; }
 std::vector<std::string> Template::Fields() const { return plan_->fields; }
 
@@ -431,11 +451,14 @@ struct Renderer {
         return doc->more ? std::string_view("1") : std::string_view();
       case DocVar::kName:
         return doc->name;
+      case DocVar::kUpdated:
+        return doc->updated;
     }
     return scratch;
   }
 
-  void Run(const std::vector<Op>& ops, std::string& out) const {
+  // False when the encoder refused a value (the row is then left out).
+  bool Run(const std::vector<Op>& ops, std::string& out) const {
     thread_local std::string a, b, scratch;
     for (size_t i = 0; i < ops.size(); ++i) {
       const Op& op = ops[i];
@@ -452,11 +475,12 @@ struct Renderer {
         case OpCode::kDocValue: {
           std::string_view v;
           ApplyFilters(op.filters, Value(op, scratch), a, b, &v);
-          AppendXml(out, v, op.ctx, p.cs);
+          if (!p.enc->Value(out, v, op.ctx)) return false;
           break;
         }
       }
     }
+    return true;
   }
 };
 
@@ -472,8 +496,7 @@ bool Passes(const Rule& r, std::string_view raw) {
     case RuleKind::kMaxLen:
       return CountChars(v) <= r.n;
     case RuleKind::kUrl:
-      return (v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0) && v.size() > 8 &&
-             v.find_first_of(" \t\r\n\"<>") == std::string_view::npos;
+      return IsAbsoluteHttpUrl(v);
   }
   return true;
 }
@@ -481,10 +504,13 @@ bool Passes(const Rule& r, std::string_view raw) {
 }  // namespace
 
 void Template::RenderHead(std::string& out, const DocumentValues& doc) const {
-  out += "<?xml version=\"1.0\" encoding=\"";
-  out += CharsetName(plan_->cs);
-  out += "\"?>\n";
+  plan_->enc->Declaration(out);
   Renderer{*plan_, nullptr, &doc}.Run(plan_->head, out);
+}
+
+std::string Template::KeyOf(const Rows& row) const {
+  if (plan_->key_field < 0) return "";
+  return CleanUtf8(row.Get(static_cast<size_t>(plan_->columns[plan_->key_field])).substr(0, 64));
 }
 
 bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) const {
@@ -499,16 +525,17 @@ bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) c
           ++cut;
           while (cut < clean.size() && (static_cast<unsigned char>(clean[cut]) & 0xC0) == 0x80) ++cut;
         }
-        std::string item;
-        if (plan_->key_field >= 0) {
-          item = CleanUtf8(row.Get(static_cast<size_t>(plan_->columns[plan_->key_field])).substr(0, 64));
-        }
-        *why = {plan_->fields[r.field], clean.substr(0, cut), r.text, item};
+        *why = {plan_->fields[r.field], clean.substr(0, cut), r.text, KeyOf(row)};
       }
       return false;
     }
   }
-  Renderer{*plan_, &row, nullptr}.Run(plan_->row, out);
+  const size_t mark = out.size();
+  if (!Renderer{*plan_, &row, nullptr}.Run(plan_->row, out)) {
+    out.resize(mark);
+    if (why) *why = {"", "", "a line break, which a line of plain text cannot hold", KeyOf(row)};
+    return false;
+  }
   return true;
 }
 

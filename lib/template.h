@@ -17,7 +17,7 @@
 //   query's row (only inside the feed:each element); "site.KEY" (a [site]
 //   key, which must exist) and "value.KEY" (the feed's value.KEY, empty when
 //   not set) are filled in at compile time; "feed.date", "feed.more",
-//   "feed.continue", "feed.name" are set per response. An attribute made
+//   "feed.continue", "feed.name", "feed.updated" are set per response. An attribute made
 //   only of such compile-time values that come out empty is left out.
 // - feed:each="row" marks the one element repeated per row; what comes
 //   before it is the head, what follows the tail.
@@ -26,8 +26,9 @@
 // - feed:require="FIELD:RULE ..." on the feed:each element leaves out a row
 //   that breaks a rule and reports it; feed:key="FIELD" names the field that
 //   identifies the row in that report. Rules: required (not blank), alnum
-//   (letters and digits only), maxlen=N (characters), url (absolute http or
-//   https URL without spaces).
+//   (letters and digits only), maxlen=N (characters), url (an absolute http
+//   or https URL of at most 2,048 characters once percent-encoded, as the
+//   url filter writes it).
 // - Text is escaped for where it stands (text, attribute, CDATA) and encoded
 //   in the feed's charset; the structure comes from the parsed template, so
 //   no value can break the document. The XML declaration is written by the
@@ -45,6 +46,7 @@
 #include <vector>
 
 #include "database.h"
+#include "encoder.h"
 #include "filters.h"
 #include "xml_text.h"
 
@@ -56,6 +58,7 @@ struct DocumentValues {
   std::string continue_token;  // feed.continue
   bool more = false;           // feed.more
   std::string name;            // feed.name
+  std::string updated;         // feed.updated: the newest change (state query), else the run's moment
 };
 
 // A row left out of the feed, and why (for the operator's report).
@@ -73,12 +76,17 @@ class Template {
   static Template Load(const std::string& file, Charset cs, const std::map<std::string, std::string>& fixed);
   static Template Parse(std::string_view xml, const std::string& file, Charset cs,
                         const std::map<std::string, std::string>& fixed);
+  // A template for `format`: kText writes no declaration and no markup,
+  // only the text inside the feed:each element, one line per row.
+  static Template Parse(std::string_view xml, const std::string& file, Format format, Charset cs,
+                        const std::map<std::string, std::string>& fixed);
 
   Template(Template&&) noexcept;
   Template& operator=(Template&&) noexcept;
   ~Template();
 
   Charset charset() const;
+  Format format() const;
   const std::string& file() const;
   // Every row field the template names (placeholders and rules), once each.
   std::vector<std::string> Fields() const;
@@ -89,8 +97,8 @@ class Template {
 
   // The XML declaration and everything before the repeated element.
   void RenderHead(std::string& out, const DocumentValues& doc) const;
-  // One row; returns false (appending nothing) when the row breaks a rule,
-  // and describes the first broken rule in *why.
+  // One row; returns false (appending nothing) when the row breaks a rule
+  // or the encoder refuses one of its values, and says which in *why.
   // REQUIRES: BindColumns was called.
   bool RenderRow(std::string& out, const Rows& row, RowRejection* why) const;
   // Everything after the repeated element.
@@ -101,6 +109,7 @@ class Template {
 
  private:
   explicit Template(std::unique_ptr<Plan> plan);
+  std::string KeyOf(const Rows& row) const;  // the feed:key field's value, or ""
   std::unique_ptr<Plan> plan_;
 };
 

@@ -1,6 +1,7 @@
 -- Tables feed.fcgi itself owns, in the board's database. Safe to run again.
 --   mariadb board < sql/state.sql
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_robot_visit TO 'feeds'@'localhost';
+--   GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'feeds'@'localhost';
 -- (the feed user needs only SELECT on the board's own tables).
 
 -- Each robot's last whole visit of each feed (Jooble's incremental feed):
@@ -12,4 +13,19 @@ CREATE TABLE IF NOT EXISTS feed_robot_visit (
   last_visit  DATETIME NOT NULL,
   recorded    DATETIME NOT NULL,      -- when it was written
   PRIMARY KEY (robot, feed)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The parts of each live document set (sitemaps): for every section feed,
+-- the keyset range each numbered part serves, so that a crawler that
+-- fetched the index gets the same ranges when it fetches the parts minutes
+-- or hours later. Ranges, once made, never move; only the open last part
+-- is closed when it fills and a new one opens after it. `parts` holds one
+-- line per part (see lib/state.cpp); `planned` is when it was last
+-- refreshed (Unix seconds).
+CREATE TABLE IF NOT EXISTS feed_part_plan (
+  feed      VARCHAR(64) NOT NULL,     -- the section's [feed NAME]
+  identity  CHAR(16) NOT NULL,        -- the mapping and limits it was made for
+  planned   BIGINT NOT NULL,
+  parts     MEDIUMTEXT NOT NULL,
+  PRIMARY KEY (feed)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

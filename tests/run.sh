@@ -6,6 +6,7 @@
 #
 #   FUZZ_RUNS   inputs per fuzz target (default 20000)
 #   KEEP=1      leave the servers and the work folder for a look afterwards
+#   QUICK=1     a developer's quick round: no sanitized build, no fuzzing
 set -uo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,7 +46,9 @@ gtest() {
 # --- build
 log "build"
 make -s -j"$JOBS" all binaries || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
-make -s -j"$JOBS" SANITIZE=1 binaries || { echo "sanitizer build failed"; echo "0 passed, 1 failed"; exit 1; }
+if [ "${QUICK:-0}" != 1 ]; then
+    make -s -j"$JOBS" SANITIZE=1 binaries || { echo "sanitizer build failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
 
 WORK=$(mktemp -d /tmp/feed-test.XXXXXX)
 chmod 755 "$WORK"
@@ -63,9 +66,9 @@ trap 'exit 130' INT TERM
 
 # --- unit tests and fuzzing need no server
 gtest unit build/unit_tests
-gtest unit-sanitized build/sanitize/unit_tests
-log "fuzz (${FUZZ_RUNS:-20000} inputs per target, sanitized)"
-for f in build/sanitize/fuzz/*; do
+[ "${QUICK:-0}" = 1 ] || gtest unit-sanitized build/sanitize/unit_tests
+[ "${QUICK:-0}" = 1 ] || log "fuzz (${FUZZ_RUNS:-20000} inputs per target, sanitized)"
+for f in $([ "${QUICK:-0}" = 1 ] || echo build/sanitize/fuzz/*); do
     [ -x "$f" ] || continue
     # Seeds: the corpus plus the shipped templates, SQL and configs.
     if "$f" -runs="${FUZZ_RUNS:-20000}" tests/fuzz/corpus templates sql conf >"$WORK/fuzz.log" 2>&1; then
@@ -114,7 +117,8 @@ export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
 
 FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest integration build/integration_tests
-FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi gtest integration-sanitized build/sanitize/integration_tests
+[ "${QUICK:-0}" = 1 ] ||
+    FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi gtest integration-sanitized build/sanitize/integration_tests
 gtest e2e build/e2e_tests
 if grep -q 'feed.fcgi' "$WORK/apache/log/apache-error.log" 2>/dev/null; then
     log "feed.fcgi in Apache's error log:"

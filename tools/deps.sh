@@ -23,6 +23,7 @@ PACKAGES=(
     mariadb-server mariadb-client   # private test database
     apache2 libapache2-mod-fcgid    # private test web server
     curl python3 tzdata         # test harness, fixture generator, time zones
+    libxml2-utils               # xmllint: sitemaps checked against the sitemaps.org XSDs
 )
 PACKAGES+=("$@")
 

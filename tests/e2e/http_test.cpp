@@ -112,6 +112,75 @@ class HttpE2e : public ::testing::Test {
   static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
 };
 
+// The sample board's sitemaps through Apache: the index, each part, the
+// .gz parts, gzip negotiation and 304.
+TEST_F(HttpE2e, SitemapIndexPartsGzipAnd304) {
+  testing::Mariadb("DELETE FROM feed_part_plan");
+  HttpReply index = Http("GET", "/sitemap.xml");
+  ASSERT_EQ(index.status, 200) << index.body;
+  EXPECT_EQ(index.headers["content-type"], "text/xml; charset=UTF-8");
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(index.body.data(), index.body.size()), tinyxml2::XML_SUCCESS);
+  EXPECT_STREQ(doc.RootElement()->Name(), "sitemapindex");
+  std::vector<std::string> parts;
+  for (auto* s = doc.RootElement()->FirstChildElement("sitemap"); s; s = s->NextSiblingElement("sitemap")) {
+    std::string loc = s->FirstChildElement("loc")->GetText();
+    parts.push_back(loc.substr(loc.rfind('/')));
+    ASSERT_NE(s->FirstChildElement("lastmod"), nullptr);
+  }
+  ASSERT_EQ(parts.size(), 2u) << "the ads (one part) and the jobs (one part)";
+  EXPECT_EQ(parts[0], "/sitemap-ads-1.xml");
+  EXPECT_EQ(parts[1], "/sitemap-jobs-1.xml");
+  size_t active = std::stoul(testing::Mariadb("SELECT COUNT(*) FROM listing WHERE status = 'active'"));
+  HttpReply ads = Http("GET", parts[0]);
+  ASSERT_EQ(ads.status, 200);
+  size_t urls = 0;
+  for (size_t at = 0; (at = ads.body.find("<url>", at)) != std::string::npos; ++at) ++urls;
+  EXPECT_EQ(urls, active);
+  EXPECT_EQ(ads.body.substr(ads.body.size() - 10), "</urlset>\n");
+
+  HttpReply gz = Http("GET", parts[0] + ".gz");
+  ASSERT_EQ(gz.status, 200);
+  EXPECT_EQ(gz.headers["content-type"], "application/gzip");
+  EXPECT_EQ(Gunzip(gz.body), ads.body);
+  HttpReply negotiated = Http("GET", parts[0], {"Accept-Encoding: gzip"});
+  EXPECT_EQ(negotiated.headers["content-encoding"], "gzip");
+  EXPECT_EQ(negotiated.headers["vary"], "Accept-Encoding");
+  EXPECT_EQ(Gunzip(negotiated.body), ads.body);
+  HttpReply index_gz = Http("GET", "/sitemap.xml.gz");
+  EXPECT_EQ(Gunzip(index_gz.body), index.body);
+
+  HttpReply not_modified = Http("GET", parts[0], {"If-None-Match: " + ads.headers["etag"]});
+  EXPECT_EQ(not_modified.status, 304);
+  EXPECT_TRUE(not_modified.body.empty());
+  EXPECT_EQ(Http("GET", "/sitemap.xml", {"If-None-Match: " + index.headers["etag"]}).status, 304);
+  EXPECT_EQ(Http("GET", "/sitemap.xml", {"If-Modified-Since: " + index.headers["last-modified"]}).status, 304);
+  EXPECT_EQ(Http("GET", "/sitemap-ads-2.xml").status, 404);
+  HttpReply text = Http("GET", "/urls-1.txt");
+  EXPECT_EQ(text.status, 200);
+  EXPECT_EQ(static_cast<size_t>(std::count(text.body.begin(), text.body.end(), '\n')), active);
+}
+
+// RSS and Atom through Apache: the newest ads, dates in their forms.
+TEST_F(HttpE2e, RssAndAtomListTheNewestAds) {
+  for (const char* path : {"/rss", "/atom"}) {
+    SCOPED_TRACE(path);
+    HttpReply r = Http("GET", path);
+    ASSERT_EQ(r.status, 200) << r.body;
+    tinyxml2::XMLDocument doc;
+    ASSERT_EQ(doc.Parse(r.body.data(), r.body.size()), tinyxml2::XML_SUCCESS);
+    const bool rss = std::string(path) == "/rss";
+    const tinyxml2::XMLElement* root = rss ? doc.RootElement()->FirstChildElement("channel") : doc.RootElement();
+    int items = 0;
+    for (auto* i = root->FirstChildElement(rss ? "item" : "entry"); i; i = i->NextSiblingElement(rss ? "item" : "entry")) {
+      ++items;
+    }
+    EXPECT_EQ(items, 50);
+    EXPECT_FALSE(r.headers["etag"].empty());
+    EXPECT_EQ(Http("GET", path, {"If-None-Match: " + r.headers["etag"]}).status, 304);
+  }
+}
+
 TEST_F(HttpE2e, GetAnswersWithTheFeedAndItsHeaders) {
   HttpReply r = Http("GET", "/yads?date=2026-10-25+00:00:00");
   ASSERT_EQ(r.status, 200) << r.body;

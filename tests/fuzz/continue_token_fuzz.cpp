@@ -77,12 +77,8 @@ void Structured(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < count; ++i) t.keyset.push_back(TakeValue(b));
   const std::string binding(b.Rest().substr(0, 40));
 
-  std::string token;
-  try {
-    token = Codec().Encode(t, binding);
-  } catch (const std::length_error&) {
-    return;  // too wide for 32 characters: documented
-  }
+  if (!ContinueTokenCodec::Unfit(t).empty()) return;  // too wide for 32 characters: documented
+  const std::string token = Codec().Encode(t, binding);
   Check(!token.empty() && token.size() <= 32);
   Check(token.find_first_not_of(kAlphabet) == std::string::npos);
   auto back = Codec().Decode(token, binding);

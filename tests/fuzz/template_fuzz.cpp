@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         cells.push_back(value);
       }
       t.BindColumns(cols, "fuzz.sql");
-      feed::DocumentValues doc{value, value, !value.empty(), value};
+      feed::DocumentValues doc{value, value, !value.empty(), value, value};
       std::string out;
       t.RenderHead(out, doc);
       feed::Rows rows({cells});

@@ -89,7 +89,7 @@ static std::string WriteTemp(const std::string& text) {
 static std::string Header() {
   return "[database]\nsocket = " + Env("FEED_TEST_SOCKET") +
          "\nuser = feed\npassword = feed\nname = " + Env("FEED_TEST_DB") +
-         "\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n";
+         "\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\ntitle = Доска\ndescription = Объявления\n";
 }
 
 std::string WriteConfig(const std::string& feeds) {

@@ -1,5 +1,7 @@
 #include "continue_token.h"
 
+#include "error.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -257,16 +259,22 @@ TEST(ContinueToken, RejectsGarbage) {
 }
 
 TEST(ContinueToken, EncodeRejectsWhatItCannotCarry) {
-  EXPECT_THROW(ContinueTokenCodec(""), std::invalid_argument);
+  EXPECT_THROW(ContinueTokenCodec(""), FeedError);
   const ContinueTokenCodec codec(kSecret);
-  EXPECT_THROW(codec.Encode({0, {}}, kBinding), std::invalid_argument);
-  EXPECT_THROW(codec.Encode({0, {1, 2, 3, 4}}, kBinding), std::invalid_argument);
-  EXPECT_THROW(codec.Encode({kP47, {1}}, kBinding), std::invalid_argument);
-  EXPECT_THROW(codec.Encode({0, {-kP47 - 1}}, kBinding), std::invalid_argument);
-  EXPECT_THROW(codec.Encode({0, {INT64_MIN}}, kBinding), std::invalid_argument);
-  // In range, but four wide values do not fit 32 characters.
-  EXPECT_THROW(codec.Encode({-kP47, {-kP47, -kP47, -kP47}}, kBinding), std::length_error);
-  EXPECT_THROW(codec.Encode({kP32, {kP32, kP32, kP32}}, kBinding), std::length_error);
+  const std::vector<ContinueToken> unfit = {
+      {0, {}}, {0, {1, 2, 3, 4}}, {kP47, {1}}, {0, {-kP47 - 1}}, {0, {INT64_MIN}},
+      // In range, but four wide values do not fit 32 characters.
+      {-kP47, {-kP47, -kP47, -kP47}}, {kP32, {kP32, kP32, kP32}}};
+  for (const ContinueToken& t : unfit) {
+    EXPECT_FALSE(ContinueTokenCodec::Unfit(t).empty());
+    try {
+      codec.Encode(t, kBinding);
+      ADD_FAILURE() << "encoded a token it cannot carry";
+    } catch (const FeedError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInternal);
+    }
+  }
+  EXPECT_EQ(ContinueTokenCodec::Unfit({kP47 - 1, {-kP47}}), "");
 }
 
 // The capacity continue_token.cpp documents, edge by edge.
@@ -292,7 +300,10 @@ TEST(ContinueToken, DocumentedCapacity) {
       {kP32 - 1, {kP32 - 1, kP32, kP32}},
       {-1 - (1 << 15), {kP32 - 1, kP32 - 1, kP32 - 1}},
   };
-  for (const auto& t : too_long) EXPECT_THROW(codec.Encode(t, kBinding), std::length_error);
+  for (const auto& t : too_long) {
+    EXPECT_NE(ContinueTokenCodec::Unfit(t), "");
+    EXPECT_THROW(codec.Encode(t, kBinding), FeedError);
+  }
 }
 
 // ---- Format pinned ------------------------------------------------------------

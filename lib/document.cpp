@@ -1,0 +1,149 @@
+#include "document.h"
+
+#include "ascii.h"
+#include "datetime.h"
+#include "error.h"
+
+namespace feed {
+
+DocumentFeed::DocumentFeed(Feed& feed) : feed_(feed) {
+  if (!feed_.config().secret.empty()) codec_ = std::make_unique<ContinueTokenCodec>(feed_.config().secret);
+}
+
+void DocumentFeed::Bind(Database& db) {
+  feed_.Bind(db);
+  if (feed_.config().since == SinceSource::kRobot) StateStore(db).CheckVisits();
+}
+
+std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& params, Database& db) const {
+  const FeedConfig& c = feed_.config();
+  if (c.since == SinceSource::kParam) {
+    auto v = params.Get(c.since_param);
+    if (!v) return "";
+    auto t = ParseSqlDateTime(*v);
+    if (!t) {
+      throw BadRequest(c.since_param + " must be YYYY-MM-DD HH:MM:SS in the site's time, such as 2026-11-01 09:30:00");
+    }
+    return FormatSqlDateTime(*t);
+  }
+  if (c.since == SinceSource::kRobot) {
+    // After the robot's last visit: If-Modified-Since when the request has
+    // one (an unreadable one is ignored, as HTTP says), else the record.
+    if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
+      return FormatSqlDateTime(SiteZone::FromUnix(*ims));
+    }
+    if (auto visit = StateStore(db).LastVisit(c.robot, c.name)) return *visit;
+  }
+  return "";
+}
+
+DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const Clock& clock) const {
+  const FeedConfig& c = feed_.config();
+  // Client input is checked before the database is asked anything, so a
+  // bad request is a 400 even while the database is down.
+  QueryParams params = QueryParams::Parse(req.query_string);
+  Start s;
+  s.since = SinceMoment(req, params, db);
+  std::optional<ContinueToken> token;
+  if (!c.continue_param.empty()) {
+    if (auto v = params.Get(c.continue_param)) {
+      s.token_text = *v;
+      token = codec_->Decode(s.token_text, Binding(s.since));
+      if (!token || token->keyset.size() != c.keyset.size()) {
+        throw BadRequest(c.continue_param + " is not a token this feed issued for this " +
+                         (c.since == SinceSource::kParam ? c.since_param : std::string("request")) + "; start again without " +
+                         c.continue_param);
+      }
+    }
+  }
+  s.run_start = token ? token->run_start : NaiveSeconds(SiteZone::FromUnix(clock.Now()));
+  if (token) s.after = token->keyset;
+  return s;
+}
+
+void DocumentFeed::RecordVisit(Database& db, int64_t run_start, FeedReport* report) const {
+  const FeedConfig& c = feed_.config();
+  try {
+    StateStore(db).RecordVisit(c.robot, c.name, FormatSqlDateTime(FromNaiveSeconds(run_start - c.settle_seconds)),
+                               FormatSqlDateTime(FromNaiveSeconds(run_start)));
+    report->visit_recorded = true;
+  } catch (const FeedError& e) {
+    // The feed was delivered; the robot will get these rows again.
+    report->visit_error = e.what();
+  }
+}
+
+void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report) {
+  const FeedConfig& c = feed_.config();
+  Start start = Begin(req, db, clock);
+  Bind(db);
+  if (start.after.empty()) start.after = feed_.keyset().First(start.since);
+  SqlParams params = feed_.RunParams(start.since, FormatSqlDateTime(FromNaiveSeconds(start.run_start)));
+  feed_.keyset().BindAfter(start.after, &params);
+  feed_.keyset().BindUntil(feed_.keyset().Last(), &params);
+  // A page is page_size rows, and one more read tells whether another
+  // follows; a feed of the newest items is max_items rows.
+  const bool paged = c.page_size > 0;
+  const size_t page = paged ? static_cast<size_t>(c.page_size) : static_cast<size_t>(c.max_items);
+  params["limit"] = static_cast<int64_t>(page ? page : INT32_MAX);  // the state query may bound itself too
+
+  ResponseHead head;
+  head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
+  head.Add("Vary", "Accept-Encoding");
+  const bool gzip = AcceptsGzip(req.accept_encoding);
+  if (gzip) head.Add("Content-Encoding", "gzip");
+  // The entity tag covers everything the body depends on but the moment it
+  // was made.
+  const Validators validators =
+      feed_.State(db, params, start.since + '\x1f' + start.token_text + '\x1f', gzip);
+  if (validators.Match(req)) {
+    resp.NotModified(validators);
+    report->complete = true;
+    return;
+  }
+  head.Add(validators);
+
+  std::unique_ptr<ChunkReader> reader = feed_.Reader(db, params);
+  KeysetRows rows(*reader, feed_.keyset(), start.after, std::nullopt, static_cast<size_t>(c.fetch_rows),
+                  page ? page + 1 : SIZE_MAX);
+  if (req.method == "HEAD") {
+    rows.Next();  // the first chunk, so that a database failure is still a 503
+    resp.Start(head, gzip);
+    resp.Finish();
+    report->complete = true;
+    return;
+  }
+  std::function<std::string(const Position&)> unfit;
+  if (paged) {
+    unfit = [&](const Position& p) { return ContinueTokenCodec::Unfit({start.run_start, p}); };
+  }
+  DocumentRenderer renderer(feed_.tmpl(), rows, Limits{page, 0}, feed_.lastmod_column(), unfit);
+  DocumentValues doc;
+  doc.name = c.name;
+  doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
+  doc.updated = validators.last_modified ? FormatSqlDateTime(SiteZone::FromUnix(*validators.last_modified))
+                                         : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
+  StartingSink body(resp, head, gzip);
+  static_cast<RenderReport&>(*report) =
+      renderer.Segment(body, doc, [&](const RenderReport& r, DocumentValues* d) {
+        if (!paged || !r.more) return;
+        d->more = true;
+        // Rows left out at the start of a page still move it on.
+        d->continue_token = codec_->Encode(ContinueToken{start.run_start, r.has_last ? r.last : start.after},
+                                           Binding(start.since));
+        report->continue_token = d->continue_token;
+      });
+  if (!paged) report->more = false;
+  if (!resp.started()) resp.Start(head, gzip);
+  resp.Finish();
+  report->complete = true;
+
+  // The robot got the whole feed: next time it gets what changed after the
+  // snapshot (less the settle margin, for rows still being committed then).
+  // A person looking at the feed moves nothing.
+  if (c.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, c.robot)) {
+    RecordVisit(db, start.run_start, report);
+  }
+}
+
+}  // namespace feed

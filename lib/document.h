@@ -1,0 +1,69 @@
+// A feed served as one document per request (Yads, Jooble, RSS, Atom), in
+// named steps: the request's since-moment and starting position (a
+// continue token), the validators (304), the rows of one segment rendered
+// into the response, and the robot's visit.
+//
+// A paged feed (continue = param NAME) ends a response after page_size rows
+// with a continue token that carries the run's start and the keyset
+// position of the last row taken. A robot's feed (since = robot NAME)
+// records, after a response to that robot was written whole, the run's
+// start less settle_seconds as its last visit; nobody else moves it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "clock.h"
+#include "continue_token.h"
+#include "feed.h"
+#include "http.h"
+#include "renderer.h"
+#include "state.h"
+
+namespace feed {
+
+// What one response held, for the log and the command line's summary.
+struct FeedReport : RenderReport {
+  std::string continue_token;
+  bool complete = false;        // the body was written to its end
+  bool visit_recorded = false;  // a robot's visit was recorded
+  std::string visit_error;      // ...or why it could not be
+};
+
+class DocumentFeed {
+ public:
+  explicit DocumentFeed(Feed& feed);
+
+  // Checks what serving needs beyond the mapping (the visits table for a
+  // robot's feed). Throws kConfig / kUnavailable as Feed::Bind does.
+  void Bind(Database& db);
+
+  // Serves one GET or HEAD request. Throws FeedError before `resp` started
+  // (the caller answers 4xx/503); a throw after it started means the body
+  // is cut and must stay so.
+  void Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report);
+
+  Feed& feed() { return feed_; }
+
+ private:
+  // Where the response starts: the run's start and the position after
+  // which its rows come.
+  struct Start {
+    std::string since;  // "YYYY-MM-DD HH:MM:SS" or "" for none
+    std::string token_text;
+    int64_t run_start = 0;  // NaiveSeconds, site time
+    Position after;
+  };
+  Start Begin(const Request& req, Database& db, const Clock& clock) const;
+  // The since-moment, or "" for none; throws kBadRequest for a malformed
+  // since parameter.
+  std::string SinceMoment(const Request& req, const QueryParams& params, Database& db) const;
+  std::string Binding(const std::string& since) const { return feed_.config().name + '\n' + since; }
+  void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
+
+  Feed& feed_;
+  std::unique_ptr<ContinueTokenCodec> codec_;
+};
+
+}  // namespace feed

@@ -1,0 +1,355 @@
+#include "document_set.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "continue_token.h"
+#include "datetime.h"
+#include "error.h"
+
+namespace feed {
+namespace {
+
+const std::vector<Column> kIndexColumns = {
+    {"n", ColumnType::kInteger}, {"loc", ColumnType::kText}, {"lastmod", ColumnType::kText}};
+
+std::string Hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::optional<UnixTime> SiteMoment(const std::string& text) {
+  if (auto t = ParseSqlDateTime(text, true)) return SiteZone::ToUnix(*t);
+  return std::nullopt;
+}
+
+// A file being written; a failure says which file and why.
+class FileWriter : public Sink {
+ public:
+  explicit FileWriter(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "wbx")) {
+    if (!f_) Fail("cannot create");
+  }
+  ~FileWriter() override {
+    if (f_) std::fclose(f_);
+  }
+  void Write(std::string_view b) override {
+    if (!b.empty() && std::fwrite(b.data(), 1, b.size(), f_) != b.size()) Fail("cannot write");
+  }
+  void Close() {
+    FILE* f = f_;
+    f_ = nullptr;
+    if (std::fflush(f) != 0 || fsync(fileno(f)) != 0) {
+      std::fclose(f);
+      Fail("cannot write");
+    }
+    if (std::fclose(f) != 0) Fail("cannot close");
+  }
+
+ private:
+  [[noreturn]] void Fail(const char* what) {
+    throw InternalError(std::string(what) + " " + path_ + ": " + std::strerror(errno));
+  }
+  std::string path_;
+  FILE* f_;
+};
+
+// A file and, when asked, its .gz twin, written in one pass.
+class FilePair : public Sink {
+ public:
+  FilePair(const std::string& path, bool gz) : plain_(path) {
+    if (gz) {
+      gz_file_ = std::make_unique<FileWriter>(path + ".gz");
+      gzip_ = std::make_unique<GzipSink>(*gz_file_, 9);
+    }
+  }
+  void Write(std::string_view b) override {
+    plain_.Write(b);
+    if (gzip_) gzip_->Write(b);
+  }
+  void Close() {
+    plain_.Close();
+    if (gzip_) {
+      gzip_->Finish();
+      gz_file_->Close();
+    }
+  }
+
+ private:
+  FileWriter plain_;
+  std::unique_ptr<FileWriter> gz_file_;
+  std::unique_ptr<GzipSink> gzip_;
+};
+
+// A folder written beside the set's folder and swapped in whole: removed
+// again unless Commit() swapped it in.
+class NewFolder {
+ public:
+  explicit NewFolder(const std::string& dir) : dir_(dir), tmp_(dir + ".new-" + std::to_string(getpid())) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmp_, ec);
+    if (mkdir(tmp_.c_str(), 0755) != 0) {
+      throw InternalError("cannot create " + tmp_ + ": " + std::strerror(errno));
+    }
+  }
+  ~NewFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(tmp_, ec);  // the old set after a swap, or a failed new one
+  }
+  const std::string& path() const { return tmp_; }
+  // Puts the new folder in the set's place in one step: a crawler sees the
+  // old set or the new one. The old one is removed with this object.
+  void Commit() {
+    if (renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0) return;
+    if (errno == ENOENT && rename(tmp_.c_str(), dir_.c_str()) == 0) return;
+    throw InternalError("cannot swap " + tmp_ + " into " + dir_ + ": " + std::strerror(errno));
+  }
+
+ private:
+  std::string dir_, tmp_;
+};
+
+}  // namespace
+
+DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site)
+    : config_(config), sections_(std::move(sections)) {
+  if (config_.format == Format::kXml) {
+    std::map<std::string, std::string> fixed;
+    for (const auto& [k, v] : site.site) fixed["site." + k] = v;
+    index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml,
+                             Charset::kUtf8, fixed);
+    index_->BindColumns(kIndexColumns, "the index's parts (fields loc and lastmod)");
+  }
+}
+
+void DocumentSet::Bind(Database& db) {
+  if (bound_) return;
+  for (Feed* f : sections_) f->Bind(db);
+  StateStore(db).CheckPlans();
+  bound_ = true;
+}
+
+std::string DocumentSet::IndexName() const { return config_.path.substr(config_.path.rfind('/') + 1); }
+
+std::string DocumentSet::PartName(const std::string& section, int n) const {
+  std::string p = RouteTable::Expand(config_.PartPattern(), section, n);
+  return p.substr(p.rfind('/') + 1);
+}
+
+size_t DocumentSet::SectionIndex(const std::string& name) const {
+  if (name.empty() && sections_.size() == 1) return 0;
+  for (size_t i = 0; i < sections_.size(); ++i) {
+    if (sections_[i]->config().name == name) return i;
+  }
+  throw NotFound("no section '" + name + "' in this set");
+}
+
+Limits DocumentSet::PartLimits(const Feed& f) const {
+  return Limits{static_cast<size_t>(f.config().max_items), static_cast<size_t>(f.config().max_bytes)};
+}
+
+std::string DocumentSet::PlanIdentity(const Feed& f) const {
+  std::string s = std::to_string(f.identity()) + '\x1f' + std::to_string(f.config().max_items) + '\x1f' +
+                  std::to_string(f.config().max_bytes) + '\x1f' + std::to_string(config_.part_fill);
+  for (const std::string& k : f.config().keyset) s += '\x1f' + k;
+  return Hex64(SipHash24(0x706c616e, 0x6964656e74, s));
+}
+
+PartPlan DocumentSet::Plan(Database& db, const Clock& clock, size_t section, bool refresh) {
+  Feed& f = *sections_[section];
+  StateStore state(db);
+  const std::string identity = PlanIdentity(f);
+  auto usable = [&](const std::optional<PartPlan>& p) {
+    return p && p->identity == identity && (!refresh || clock.Now() - p->planned < config_.refresh_seconds);
+  };
+  std::optional<PartPlan> stored = state.LoadPlan(f.config().name, f.keyset().fields().size());
+  if (usable(stored)) return *stored;
+  // One process plans at a time; the others wait and take its plan.
+  StateStore::PlanLock lock(state, f.config().name, 30);
+  if (!lock.acquired()) {
+    if (stored && stored->identity == identity) return *stored;
+    throw Unavailable("another process has been planning the parts of " + f.config().name + " for 30 s");
+  }
+  stored = state.LoadPlan(f.config().name, f.keyset().fields().size());
+  if (usable(stored)) return *stored;
+  if (stored && stored->identity != identity) stored.reset();  // another mapping: start afresh
+
+  const int64_t now = clock.Now();
+  std::unique_ptr<ChunkReader> reader =
+      f.Reader(db, f.RunParams("", FormatSqlDateTime(SiteZone::FromUnix(now))));
+  KeysetRows rows(*reader, f.keyset(), f.keyset().First(""), std::nullopt, static_cast<size_t>(f.config().fetch_rows));
+  PartPlan plan = RefreshPlan(f.tmpl(), rows, f.lastmod_column(), PlanLimits{PartLimits(f), config_.part_fill}, stored);
+  plan.identity = identity;
+  plan.planned = now;
+  state.SavePlan(f.config().name, plan);
+  return plan;
+}
+
+RenderReport DocumentSet::RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts,
+                                      Sink& out) const {
+  std::vector<MemoryChunks::Row> rows;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    rows.push_back({std::to_string(i + 1), Url(parts[i].first),
+                    parts[i].second.empty() ? std::nullopt : std::optional<std::string>(parts[i].second)});
+  }
+  Keyset order({"n"}, Direction::kAscending);
+  MemoryChunks source(kIndexColumns, std::move(rows), order);
+  KeysetRows walk(source, order, order.First(""), std::nullopt, parts.size() + 1);
+  DocumentRenderer renderer(*index_, walk,
+                            Limits{static_cast<size_t>(config_.max_items), static_cast<size_t>(config_.max_bytes)});
+  RenderReport r = renderer.Segment(out, DocumentValues{});
+  if (r.more) r.Skip(std::to_string(parts.size() - r.rows) + " parts past the index's max_items or max_bytes");
+  return r;
+}
+
+void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Clock& clock, Response& resp,
+                             FeedReport* report) {
+  if (!index_) throw NotFound("a text set has no index; its parts are " + PartName(sections_[0]->config().name, 1));
+  Bind(db);
+  std::vector<std::pair<std::string, std::string>> parts;
+  std::string newest;
+  for (size_t s = 0; s < sections_.size(); ++s) {
+    PartPlan plan = Plan(db, clock, s, /*refresh=*/true);
+    for (const PartRange& p : plan.parts) {
+      parts.emplace_back(PartName(sections_[s]->config().name, p.number), p.lastmod);
+      newest = std::max(newest, p.lastmod);
+    }
+  }
+  StringSink body;
+  static_cast<RenderReport&>(*report) = RenderIndex(parts, body);
+  // The index is small and made whole: its tag is its own bytes.
+  const bool gzip = gz || AcceptsGzip(req.accept_encoding);
+  Validators v;
+  v.etag = "\"" + Hex64(SipHash24(0x696e646578, gzip + 2 * gz, body.data)) + "\"";
+  v.last_modified = SiteMoment(newest);
+  if (v.Match(req)) {
+    resp.NotModified(v);
+    report->complete = true;
+    return;
+  }
+  ResponseHead head;
+  head.Add("Content-Type", gz ? "application/gzip" : "text/xml; charset=UTF-8");
+  if (!gz) {
+    head.Add("Vary", "Accept-Encoding");
+    if (gzip) head.Add("Content-Encoding", "gzip");
+  }
+  head.Add(v);
+  resp.Start(head, gzip && !gz);
+  if (gz) {
+    GzipSink z(resp);
+    z.Write(body.data);
+    z.Finish();
+  } else {
+    resp.Write(body.data);
+  }
+  resp.Finish();
+  report->complete = true;
+}
+
+void DocumentSet::ServePart(const Request& req, const std::string& section, int n, bool gz, Database& db,
+                            const Clock& clock, Response& resp, FeedReport* report) {
+  const size_t s = SectionIndex(section);
+  Feed& f = *sections_[s];
+  Bind(db);
+  PartPlan plan = Plan(db, clock, s, /*refresh=*/false);
+  const PartRange* part = plan.Find(n);
+  if (!part && clock.Now() - plan.planned >= config_.refresh_seconds) {
+    plan = Plan(db, clock, s, /*refresh=*/true);  // a newer index may list it
+    part = plan.Find(n);
+  }
+  if (!part) throw NotFound("no part " + std::to_string(n) + " of " + f.config().name + "; see the index");
+
+  const std::string now = FormatSqlDateTime(SiteZone::FromUnix(clock.Now()));
+  SqlParams params = f.RunParams("", now);
+  f.keyset().BindAfter(part->after, &params);
+  f.keyset().BindUntil(part->until ? *part->until : f.keyset().Last(), &params);
+  params["limit"] = static_cast<int64_t>(f.config().max_items);
+  const bool gzip = gz || AcceptsGzip(req.accept_encoding);
+  const Validators v = f.State(db, params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""), gzip);
+  if (v.Match(req)) {
+    resp.NotModified(v);
+    report->complete = true;
+    return;
+  }
+  ResponseHead head;
+  head.Add("Content-Type", gz ? std::string("application/gzip")
+                              : f.config().content_type + "; charset=" + CharsetName(f.config().encoding));
+  if (!gz) {
+    head.Add("Vary", "Accept-Encoding");
+    if (gzip) head.Add("Content-Encoding", "gzip");
+  }
+  head.Add(v);
+
+  std::unique_ptr<ChunkReader> reader = f.Reader(db, params);
+  KeysetRows rows(*reader, f.keyset(), part->after, part->until, static_cast<size_t>(f.config().fetch_rows));
+  if (req.method == "HEAD") {
+    rows.Next();  // the first chunk, so that a database failure is still a 503
+    resp.Start(head, gzip && !gz);
+    resp.Finish();
+    report->complete = true;
+    return;
+  }
+  DocumentRenderer renderer(f.tmpl(), rows, PartLimits(f), f.lastmod_column());
+  StartingSink body(resp, head, gzip && !gz);
+  std::unique_ptr<GzipSink> z;
+  if (gz) z = std::make_unique<GzipSink>(body);
+  static_cast<RenderReport&>(*report) = renderer.Segment(z ? static_cast<Sink&>(*z) : body, DocumentValues{});
+  if (report->more) {
+    // The range grew past a limit since it was planned: the rest waits for
+    // the next plan (made with the next index), which splits the part.
+    report->Skip("part " + std::to_string(n) + " of " + f.config().name +
+                 " reached its limit; the rows after it come in a new part when the index is made again");
+    StateStore(db).SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts});
+  }
+  if (z) z->Finish();
+  if (!resp.started()) resp.Start(head, gzip && !gz);
+  resp.Finish();
+  report->complete = true;
+}
+
+WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::string& dir,
+                               const std::function<void(size_t rows)>& progress) {
+  Bind(db);
+  WriteReport out;
+  NewFolder folder(dir);
+  std::vector<std::pair<std::string, std::string>> parts;
+  const std::string now = FormatSqlDateTime(SiteZone::FromUnix(clock.Now()));
+  for (Feed* f : sections_) {
+    std::unique_ptr<ChunkReader> reader = f->Reader(db, f->RunParams("", now));
+    KeysetRows rows(*reader, f->keyset(), f->keyset().First(""), std::nullopt,
+                    static_cast<size_t>(f->config().fetch_rows));
+    DocumentRenderer renderer(f->tmpl(), rows, PartLimits(*f), f->lastmod_column());
+    for (int n = 1;; ++n) {
+      const std::string name = PartName(f->config().name, n);
+      FilePair file(folder.path() + "/" + name, f->config().gzip_files);
+      RenderReport r = renderer.Segment(file, DocumentValues{});
+      file.Close();
+      out.files.push_back({name, r.rows, r.bytes});
+      out.rows += r.rows;
+      for (std::string& s : r.skipped_items) out.left_out.Skip(f->config().name + ": " + s);
+      out.left_out.skipped += r.skipped - std::min(r.skipped, r.skipped_items.size());
+      parts.emplace_back(name, r.newest);
+      if (!index_) out.urls.push_back(Url(name));
+      if (progress) progress(out.rows);
+      if (!r.more) break;
+    }
+  }
+  if (index_) {
+    FilePair file(folder.path() + "/" + IndexName(), config_.gzip_files);
+    RenderReport r = RenderIndex(parts, file);
+    file.Close();
+    out.files.push_back({IndexName(), r.rows, r.bytes});
+    for (std::string& s : r.skipped_items) out.left_out.Skip("index: " + s);
+    out.urls.push_back(Url(IndexName()));
+  }
+  folder.Commit();
+  return out;
+}
+
+}  // namespace feed

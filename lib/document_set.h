@@ -1,0 +1,87 @@
+// A document set: the parts of its section feeds, each part a keyset range
+// of one section, and for an XML set an index that lists them (sitemaps;
+// Baidu's document sitemap). Served live by feed.fcgi, or written as static
+// files by `feed.fcgi write`.
+//
+// Names follow the set's path: /sitemap.xml is the index sitemap.xml and
+// the parts sitemap-SECTION-N.xml; a text set /urls.txt has no index and
+// parts urls-N.txt (urls-SECTION-N.txt when it has several sections). Part
+// locs are absolute, under publish_url.
+//
+// Live, parts are the ranges of the section's stored plan (part_plan.h):
+// the index refreshes the plans when they are older than refresh_seconds; a
+// part is read from its own range alone, so part 17 does not read parts 1
+// to 16. Static, each section is read once from end to end and split where
+// the limits fall; the new files are written beside DIR and swapped in.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clock.h"
+#include "config.h"
+#include "document.h"
+#include "feed.h"
+#include "http.h"
+#include "part_plan.h"
+#include "routes.h"
+
+namespace feed {
+
+// What a static write produced.
+struct WrittenFile {
+  std::string name;   // "sitemap-ads-1.xml"
+  size_t rows = 0;    // URLs (entries, for the index)
+  size_t bytes = 0;   // uncompressed
+};
+struct WriteReport {
+  std::vector<WrittenFile> files;  // the index last, .gz twins not listed
+  std::vector<std::string> urls;   // what to give search engines: the index, or every text part
+  size_t rows = 0;
+  RenderReport left_out;           // rows left out, with ids and rules
+};
+
+class DocumentSet {
+ public:
+  // `sections` are the set's feeds, in the config's order.
+  DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site);
+
+  const SetConfig& config() const { return config_; }
+  void Bind(Database& db);
+
+  std::string IndexName() const;                                // "sitemap.xml"
+  std::string PartName(const std::string& section, int n) const;  // "sitemap-ads-3.xml"
+  std::string Url(const std::string& name) const { return config_.publish_url + "/" + name; }
+
+  // Live: the index (XML sets), and part `n` of `section` ("" for a text
+  // set of one section). `gz`: the .gz path, always gzip.
+  void ServeIndex(const Request& req, bool gz, Database& db, const Clock& clock, Response& resp, FeedReport* report);
+  void ServePart(const Request& req, const std::string& section, int n, bool gz, Database& db, const Clock& clock,
+                 Response& resp, FeedReport* report);
+
+  // Static: writes the whole set into `dir` (see the file's comment).
+  // `progress(rows)` is called now and then during long writes. Throws
+  // FeedError; `dir` then holds the previous set untouched.
+  WriteReport Write(Database& db, const Clock& clock, const std::string& dir,
+                    const std::function<void(size_t rows)>& progress = nullptr);
+
+  // The stored plan of a section, refreshed first when it is missing, made
+  // for another mapping, or (with `refresh`) older than refresh_seconds.
+  PartPlan Plan(Database& db, const Clock& clock, size_t section, bool refresh);
+
+ private:
+  size_t SectionIndex(const std::string& name) const;
+  Limits PartLimits(const Feed& f) const;
+  std::string PlanIdentity(const Feed& f) const;
+  // The index document for these parts (name, lastmod), into `out`.
+  RenderReport RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts, Sink& out) const;
+
+  SetConfig config_;
+  std::vector<Feed*> sections_;
+  std::optional<Template> index_;  // XML sets
+  bool bound_ = false;
+};
+
+}  // namespace feed

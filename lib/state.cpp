@@ -1,0 +1,143 @@
+#include "state.h"
+
+#include <sstream>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+SqlQuery State(const char* text) { return ParseSqlQuery(text, "sql/state.sql"); }
+
+// Prepared once per connection (the database caches by address).
+struct Queries {
+  SqlQuery load_visit = State("SELECT last_visit FROM feed_robot_visit WHERE robot = :robot AND feed = :feed");
+  // GREATEST: two overlapping visits never move the record back.
+  SqlQuery save_visit = State(
+      "INSERT INTO feed_robot_visit (robot, feed, last_visit, recorded) VALUES (:robot, :feed, :visit, :now) "
+      "ON DUPLICATE KEY UPDATE last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)");
+  SqlQuery load_plan = State("SELECT identity, planned, parts FROM feed_part_plan WHERE feed = :feed");
+  SqlQuery save_plan = State(
+      "INSERT INTO feed_part_plan (feed, identity, planned, parts) VALUES (:feed, :identity, :planned, :parts) "
+      "ON DUPLICATE KEY UPDATE identity = VALUES(identity), planned = VALUES(planned), parts = VALUES(parts)");
+  SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
+  SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
+};
+const Queries& Q() {
+  static const Queries q;
+  return q;
+}
+
+void CheckTable(Database& db, const SqlQuery& q, const char* table) {
+  try {
+    db.Describe(q);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) throw;
+    throw ConfigError(std::string("the table ") + table + " is missing: apply sql/state.sql (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
+const PartRange* PartPlan::Find(int number) const {
+  for (const PartRange& p : parts) {
+    if (p.number == number) return &p;
+  }
+  return nullptr;
+}
+
+void StateStore::CheckVisits() { CheckTable(db_, Q().load_visit, "feed_robot_visit"); }
+void StateStore::CheckPlans() { CheckTable(db_, Q().load_plan, "feed_part_plan"); }
+
+std::optional<std::string> StateStore::LastVisit(const std::string& robot, const std::string& feed) {
+  Rows visit = db_.Run(Q().load_visit, {{"robot", robot}, {"feed", feed}});
+  if (visit.Next() && !visit.IsNull(0)) return std::string(visit.Get(0));
+  return std::nullopt;
+}
+
+void StateStore::RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
+                             const std::string& now) {
+  db_.Update(Q().save_visit, {{"robot", robot}, {"feed", feed}, {"visit", visit}, {"now", now}});
+}
+
+// A part a line: "NUMBER AFTER... | UNTIL... | ROWS BYTES LASTMOD", the
+// until field "-" for the open part, LASTMOD "-" when none.
+std::string StateStore::FormatParts(const std::vector<PartRange>& parts) {
+  std::string s;
+  for (const PartRange& p : parts) {
+    s += std::to_string(p.number) + " " + Keyset::Format(p.after) + " | " +
+         (p.until ? Keyset::Format(*p.until) : "-") + " | " + std::to_string(p.rows) + " " +
+         std::to_string(p.bytes) + " " + (p.lastmod.empty() ? "-" : p.lastmod) + "\n";
+  }
+  return s;
+}
+
+std::optional<std::vector<PartRange>> StateStore::ParseParts(const std::string& text, size_t keyset_size) {
+  std::vector<PartRange> parts;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    size_t bar1 = line.find(" | "), bar2 = bar1 == std::string::npos ? bar1 : line.find(" | ", bar1 + 3);
+    if (bar2 == std::string::npos) return std::nullopt;
+    PartRange p;
+    std::istringstream head(line.substr(0, bar1));
+    std::string after;
+    if (!(head >> p.number) || p.number < 1) return std::nullopt;
+    std::getline(head, after);
+    auto a = Keyset::Parse(after, keyset_size);
+    if (!a) return std::nullopt;
+    p.after = *a;
+    std::string until = line.substr(bar1 + 3, bar2 - bar1 - 3);
+    if (until != "-") {
+      auto u = Keyset::Parse(until, keyset_size);
+      if (!u) return std::nullopt;
+      p.until = *u;
+    }
+    std::istringstream tail(line.substr(bar2 + 3));
+    std::string date, time;
+    if (!(tail >> p.rows >> p.bytes >> date)) return std::nullopt;
+    if (date != "-") {
+      if (!(tail >> time)) return std::nullopt;
+      p.lastmod = date + " " + time;
+    }
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
+std::optional<PartPlan> StateStore::LoadPlan(const std::string& feed, size_t keyset_size) {
+  Rows r = db_.Run(Q().load_plan, {{"feed", feed}});
+  if (!r.Next()) return std::nullopt;
+  PartPlan plan;
+  plan.identity = std::string(r.Get(0));
+  plan.planned = std::atoll(std::string(r.Get(1)).c_str());
+  auto parts = ParseParts(std::string(r.Get(2)), keyset_size);
+  if (!parts || parts->empty()) return std::nullopt;
+  plan.parts = std::move(*parts);
+  return plan;
+}
+
+void StateStore::SavePlan(const std::string& feed, const PartPlan& plan) {
+  db_.Update(Q().save_plan,
+             {{"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}});
+}
+
+StateStore::PlanLock::PlanLock(StateStore& store, const std::string& feed, int seconds)
+    : store_(store), name_("feed.fcgi plan " + feed) {
+  Rows r = store_.db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
+  acquired_ = r.Next() && r.Get(0) == "1";
+}
+
+StateStore::PlanLock::~PlanLock() {
+  if (!acquired_) return;
+  try {
+    Rows r = store_.db_.Run(Q().release_lock, {{"name", name_}});
+    while (r.Next()) {
+    }
+  } catch (const FeedError&) {
+    // The connection is gone, and the server released the lock with it.
+  }
+}
+
+}  // namespace feed

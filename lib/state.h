@@ -1,0 +1,83 @@
+// Everything the engine writes to the database, in tables it owns
+// (sql/state.sql): robots' last whole visits (Jooble) and the part plans of
+// live document sets (sitemaps). Constant SQL with bound values: names come
+// from the config, never from a request.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "database.h"
+#include "keyset.h"
+
+namespace feed {
+
+// One part of a live set: the keyset range it serves, and what it held
+// when the plan was last refreshed.
+struct PartRange {
+  int number = 0;                // in the part's name: sitemap-ads-NUMBER.xml
+  Position after;                // the range starts after this position...
+  std::optional<Position> until; // ...and ends at this one; none: the open last part
+  int64_t rows = 0;
+  int64_t bytes = 0;
+  std::string lastmod;           // newest change among its rows ("" none)
+  friend bool operator==(const PartRange&, const PartRange&) = default;
+};
+
+struct PartPlan {
+  std::string identity;  // the mapping and limits the plan was made for
+  int64_t planned = 0;   // UnixTime it was last refreshed
+  std::vector<PartRange> parts;
+  const PartRange* Find(int number) const;
+};
+
+class StateStore {
+ public:
+  explicit StateStore(Database& db) : db_(db) {}
+
+  // Throws FeedError(kConfig) saying to apply sql/state.sql when a table is
+  // missing; kUnavailable when the database is down.
+  void CheckVisits();
+  void CheckPlans();
+
+  // The robot's last whole visit of `feed` ("YYYY-MM-DD HH:MM:SS", site
+  // time), or nullopt.
+  std::optional<std::string> LastVisit(const std::string& robot, const std::string& feed);
+  // Moves the record forward to `visit` (never back), stamped `now`.
+  void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
+                   const std::string& now);
+
+  // The stored plan of `feed`'s parts (positions of `keyset_size` values),
+  // or nullopt when there is none or it cannot be read back.
+  std::optional<PartPlan> LoadPlan(const std::string& feed, size_t keyset_size);
+  // Replaces the plan in one statement.
+  void SavePlan(const std::string& feed, const PartPlan& plan);
+
+  // Serialises planning of one feed across processes (GET_LOCK): held from
+  // construction to destruction, or not at all when `acquired()` is false
+  // (it waited `seconds`).
+  class PlanLock {
+   public:
+    PlanLock(StateStore& store, const std::string& feed, int seconds);
+    ~PlanLock();
+    PlanLock(const PlanLock&) = delete;
+    PlanLock& operator=(const PlanLock&) = delete;
+    bool acquired() const { return acquired_; }
+
+   private:
+    StateStore& store_;
+    std::string name_;
+    bool acquired_ = false;
+  };
+
+  // The plan's text form, one part a line (exposed for tests).
+  static std::string FormatParts(const std::vector<PartRange>& parts);
+  static std::optional<std::vector<PartRange>> ParseParts(const std::string& text, size_t keyset_size);
+
+ private:
+  Database& db_;
+};
+
+}  // namespace feed

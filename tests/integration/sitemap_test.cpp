@@ -1,0 +1,450 @@
+// Sitemaps against the real database: static sets split at their limits,
+// live parts that stay exact while rows come and go, the atomic swap, and
+// the URLs. Parts and indexes are checked against the sitemaps.org XSDs
+// (../shared/schemas, the one place the tests read ../shared) with xmllint.
+#include <dirent.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <tinyxml2.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "app.h"
+#include "clock.h"
+#include "datetime.h"
+#include "error.h"
+#include "output.h"
+#include "test_env.h"
+
+namespace feed {
+namespace {
+
+using testing::Env;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string TempDir() {
+  char tmpl[] = "/tmp/feed-sitemap-XXXXXX";
+  std::string d = mkdtemp(tmpl);
+  return d;
+}
+
+// xmllint against a sitemaps.org schema; true when valid. Skips (returns
+// true, with a note) when ../shared/schemas is not there.
+bool ValidAgainst(const std::string& file, const char* xsd) {
+  const std::string schema = Env("FEED_TEST_ROOT") + "/../shared/schemas/" + xsd;
+  if (access(schema.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "note: %s not found; XSD check skipped\n", schema.c_str());
+    return true;
+  }
+  return testing::Shell("xmllint --noout --schema '" + schema + "' '" + file + "' 2>/dev/null") == 0;
+}
+
+struct Url {
+  std::string loc, lastmod;
+};
+
+// The <url> (or <sitemap>) entries of a document.
+std::vector<Url> Entries(const std::string& xml, const char* entry) {
+  tinyxml2::XMLDocument doc;
+  EXPECT_EQ(doc.Parse(xml.data(), xml.size()), tinyxml2::XML_SUCCESS) << xml.substr(0, 300);
+  std::vector<Url> out;
+  if (!doc.RootElement()) return out;
+  for (auto* u = doc.RootElement()->FirstChildElement(entry); u; u = u->NextSiblingElement(entry)) {
+    Url x;
+    if (auto* l = u->FirstChildElement("loc")) x.loc = l->GetText() ? l->GetText() : "";
+    if (auto* l = u->FirstChildElement("lastmod")) x.lastmod = l->GetText() ? l->GetText() : "";
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::string Name(const std::string& loc) { return loc.substr(loc.rfind('/') + 1); }
+
+// The active ads as the board has them: URL -> updated (site time).
+std::map<std::string, std::string> ActiveAds() {
+  std::map<std::string, std::string> ads;
+  for (const auto& r : testing::Table("SELECT CONCAT('http://doska.example/ad/', ref, '.html'), updated FROM listing "
+                                      "WHERE status = 'active'")) {
+    ads[r[0]] = r[1];
+  }
+  return ads;
+}
+
+// "2026-11-30 14:05:00" in Kiev as W3C datetime with the offset in force.
+std::string W3c(const std::string& local) {
+  return FormatRfc3339(SiteZone::ToUnix(*ParseSqlDateTime(local)));
+}
+
+std::string SetConfig(const std::string& ads_extra, const std::string& set_extra = "") {
+  return testing::WriteConfig(
+      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = ads\n"
+      "publish_url = http://doska.example/maps\n" +
+      set_extra +
+      "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\nquery = @ROOT@/sql/sample-sitemap-ads.sql\n"
+      "state_query = @ROOT@/sql/sample-sitemap-ads-state.sql\nkeyset = id\nlastmod = lastmod\nfetch_rows = 97\n" +
+      ads_extra);
+}
+
+class SitemapIntegration : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
+  void SetUp() override {
+    SiteZone::Use("Europe/Kiev");
+    testing::Mariadb("DELETE FROM feed_part_plan");
+  }
+};
+
+// The files of a static write, checked: every part valid and within its
+// limits, the index valid and listing them all; returns URL -> lastmod.
+std::map<std::string, std::string> CheckStaticSet(const std::string& dir, size_t max_items, size_t max_bytes,
+                                                  std::vector<std::string>* part_names = nullptr) {
+  std::map<std::string, std::string> seen;
+  const std::string index = Slurp(dir + "/sitemap.xml");
+  EXPECT_TRUE(ValidAgainst(dir + "/sitemap.xml", "siteindex.xsd")) << index.substr(0, 500);
+  for (const Url& part : Entries(index, "sitemap")) {
+    EXPECT_EQ(part.loc.rfind("http://doska.example/maps/sitemap-ads-", 0), 0u) << part.loc;
+    const std::string file = dir + "/" + Name(part.loc);
+    const std::string xml = Slurp(file);
+    EXPECT_LE(xml.size(), max_bytes) << file;
+    EXPECT_TRUE(ValidAgainst(file, "sitemap.xsd")) << file;
+    std::vector<Url> urls = Entries(xml, "url");
+    EXPECT_LE(urls.size(), max_items) << file;
+    EXPECT_FALSE(urls.empty()) << file;
+    std::string newest;
+    for (const Url& u : urls) {
+      EXPECT_TRUE(seen.emplace(u.loc, u.lastmod).second) << u.loc << " twice";
+      newest = std::max(newest, u.lastmod);  // same offset within these dates: text order is time order
+    }
+    EXPECT_EQ(part.lastmod, newest) << "the part's lastmod is its newest row's change";
+    if (part_names) part_names->push_back(Name(part.loc));
+  }
+  return seen;
+}
+
+TEST_F(SitemapIntegration, StaticSetMatchesTheDatabaseAndSplitsExactlyAtTheCountLimit) {
+  const std::map<std::string, std::string> ads = ActiveAds();
+  ASSERT_GT(ads.size(), 2500u);
+  for (size_t max_items : {ads.size(), ads.size() - 1, size_t{700}}) {
+    SCOPED_TRACE(max_items);
+    App app(LoadConfig(SetConfig("max_items = " + std::to_string(max_items) + "\n")));
+    const std::string dir = TempDir() + "/maps";
+    WriteReport r = app.WriteSet("/sitemap.xml", dir);
+    std::vector<std::string> parts;
+    std::map<std::string, std::string> seen = CheckStaticSet(dir, max_items, kMaxXmlPartBytes, &parts);
+    EXPECT_EQ(parts.size(), (ads.size() + max_items - 1) / max_items);
+    if (max_items == ads.size() - 1) {
+      EXPECT_EQ(Entries(Slurp(dir + "/sitemap-ads-2.xml"), "url").size(), 1u) << "one past the limit: one more part";
+    }
+    ASSERT_EQ(seen.size(), ads.size());
+    for (const auto& [loc, updated] : ads) {
+      auto it = seen.find(loc);
+      ASSERT_NE(it, seen.end()) << loc << " missing";
+      EXPECT_EQ(it->second, W3c(updated)) << loc;
+    }
+    EXPECT_EQ(r.rows, ads.size());
+    EXPECT_EQ(r.urls, std::vector<std::string>{"http://doska.example/maps/sitemap.xml"});
+    std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+  }
+}
+
+TEST_F(SitemapIntegration, StaticSetSplitsExactlyAtTheByteLimitAndWritesGzipTwins) {
+  App whole(LoadConfig(SetConfig("")));
+  std::string dir = TempDir() + "/maps";
+  whole.WriteSet("/sitemap.xml", dir);
+  const size_t size = Slurp(dir + "/sitemap-ads-1.xml").size();
+  ASSERT_GT(size, 100000u);
+  for (size_t max_bytes : {size, size - 1}) {
+    SCOPED_TRACE(max_bytes);
+    App app(LoadConfig(SetConfig("max_bytes = " + std::to_string(max_bytes) + "\ngzip_files = 1\n",
+                                 "gzip_files = 1\n")));
+    app.WriteSet("/sitemap.xml", dir);
+    std::vector<std::string> parts;
+    CheckStaticSet(dir, kMaxPartItems, max_bytes, &parts);
+    EXPECT_EQ(parts.size(), max_bytes == size ? 1u : 2u);
+    if (max_bytes == size) {
+      EXPECT_EQ(Slurp(dir + "/sitemap-ads-1.xml").size(), size) << "exactly at the limit";
+    }
+    for (const std::string& p : parts) {
+      EXPECT_EQ(Gunzip(Slurp(dir + "/" + p + ".gz")), Slurp(dir + "/" + p)) << p;
+    }
+    EXPECT_EQ(Gunzip(Slurp(dir + "/sitemap.xml.gz")), Slurp(dir + "/sitemap.xml"));
+  }
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// Every file of a directory opened through one handle: the snapshot a
+// crawler reading the folder sees. Empty when the folder went away midway.
+std::map<std::string, std::string> Snapshot(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return files;
+  DIR* d = fdopendir(dup(fd));
+  std::vector<std::string> names;
+  while (dirent* e = d ? readdir(d) : nullptr) {
+    if (e->d_name[0] != '.') names.push_back(e->d_name);
+  }
+  if (d) closedir(d);
+  for (const std::string& n : names) {
+    int f = openat(fd, n.c_str(), O_RDONLY);
+    if (f < 0) {
+      files.clear();
+      break;
+    }
+    std::string data;
+    char buf[65536];
+    ssize_t got;
+    while ((got = read(f, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(got));
+    close(f);
+    files[n] = data;
+  }
+  close(fd);
+  return files;
+}
+
+TEST_F(SitemapIntegration, StaticWritesSwapInWholeRemoveStalePartsAndAFailedRunLeavesTheOldSet) {
+  const std::string dir = TempDir() + "/maps";
+  App small(LoadConfig(SetConfig("max_items = 300\n")));
+  App large(LoadConfig(SetConfig("max_items = 2000\n")));
+  small.WriteSet("/sitemap.xml", dir);
+  std::set<std::string> small_names, large_names;
+  for (const auto& [n, _] : Snapshot(dir)) small_names.insert(n);
+  ASSERT_GT(small_names.size(), 9u);
+
+  // A reader keeps taking snapshots while the sets are written over each
+  // other: each is one set or the other, whole.
+  std::atomic<bool> stop{false};
+  std::atomic<int> snapshots{0}, mixed{0}, cut{0};
+  std::thread reader([&] {
+    while (!stop) {
+      auto files = Snapshot(dir);
+      if (files.empty()) continue;
+      std::set<std::string> names;
+      for (const auto& [n, data] : files) {
+        names.insert(n);
+        if (data.size() < 12 || data.substr(data.size() - 10) != "</urlset>\n") {
+          if (data.find("</sitemapindex>") == std::string::npos) ++cut;
+        }
+      }
+      if (names != small_names && !large_names.empty() && names != large_names) ++mixed;
+      ++snapshots;
+    }
+  });
+  large.WriteSet("/sitemap.xml", dir);
+  for (const auto& [n, _] : Snapshot(dir)) large_names.insert(n);
+  for (int i = 0; i < 6; ++i) (i % 2 ? large : small).WriteSet("/sitemap.xml", dir);
+  stop = true;
+  reader.join();
+  EXPECT_GT(snapshots.load(), 0);
+  EXPECT_EQ(mixed.load(), 0) << "a reader saw a mix of two sets";
+  EXPECT_EQ(cut.load(), 0) << "a reader saw a file cut short";
+  EXPECT_EQ(large_names.size(), 3u) << "the larger parts' set: stale parts of the smaller one are gone";
+
+  // The database stops while a write is under way: the write fails, the
+  // set in place is the one before, and nothing is left beside it.
+  const auto before = Snapshot(dir);
+  bool stopped = false;
+  try {
+    small.WriteSet("/sitemap.xml", dir, [&](size_t) {
+      if (!stopped) {
+        stopped = true;
+        testing::StopDatabase();
+      }
+    });
+    ADD_FAILURE() << "the write succeeded with the database stopped";
+  } catch (const FeedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnavailable) << e.what();
+  }
+  testing::StartDatabase();
+  EXPECT_TRUE(stopped);
+  EXPECT_EQ(Snapshot(dir), before);
+  int entries = 0;
+  for (auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir).parent_path())) {
+    (void)e;
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1) << "the unfinished set was removed";
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+Request Get(const std::string& path) {
+  Request r;
+  r.path_info = path;
+  return r;
+}
+
+TEST_F(SitemapIntegration, LivePartsStayExactWhileRowsAreAddedAndDeleted) {
+  FixedClock clock(SiteZone::ToUnix({2026, 11, 30, 12, 0, 0}));
+  App app(LoadConfig(SetConfig("max_items = 400\n", "refresh_seconds = 600\n")), &clock);
+  testing::Reply index = testing::Fetch(app, Get("/sitemap.xml"));
+  ASSERT_EQ(index.status, 200) << index.body;
+  std::vector<Url> parts = Entries(index.body, "sitemap");
+  ASSERT_GE(parts.size(), 8u);
+  const std::map<std::string, std::string> at_index = ActiveAds();
+
+  // Between the index and the parts: new ads, soft and hard deletes, and a
+  // hidden ad shown again.
+  testing::Mariadb(
+      "INSERT INTO listing (ref, title, body, added, updated, status) "
+      "SELECT CONCAT('NEW', id), 'Новое', '', '2026-11-30 12:30:00', '2026-11-30 12:30:00', 'active' "
+      "FROM listing ORDER BY id LIMIT 150;"
+      "UPDATE listing SET status = 'deleted', updated = '2026-11-30 12:31:00' WHERE id % 17 = 0;"
+      "DELETE FROM listing WHERE id % 23 = 0;"
+      "UPDATE listing SET status = 'active' WHERE status = 'hidden' AND id % 2 = 0;");
+  clock.Advance(3600);  // an hour later, past refresh_seconds: parts still come from the same ranges
+  const std::map<std::string, std::string> now = ActiveAds();
+  std::map<std::string, std::string> seen;
+  for (const Url& p : parts) {
+    testing::Reply part = testing::Fetch(app, Get("/" + Name(p.loc)));
+    ASSERT_EQ(part.status, 200) << p.loc << part.body;
+    EXPECT_LE(part.body.size(), static_cast<size_t>(kMaxXmlPartBytes));
+    std::vector<Url> urls = Entries(part.body, "url");
+    EXPECT_LE(urls.size(), 400u) << p.loc;
+    for (const Url& u : urls) EXPECT_TRUE(seen.emplace(u.loc, u.lastmod).second) << u.loc << " in two parts";
+  }
+  for (const auto& [loc, _] : at_index) {
+    if (now.count(loc)) {
+      EXPECT_TRUE(seen.count(loc)) << loc << " qualified at the index and is in no part";
+    }
+  }
+  for (const auto& [loc, _] : seen) EXPECT_TRUE(now.count(loc)) << loc << " is listed but not active";
+
+  // The next index (made after refresh_seconds) lists every active ad.
+  testing::Reply again = testing::Fetch(app, Get("/sitemap.xml"));
+  std::set<std::string> all;
+  for (const Url& p : Entries(again.body, "sitemap")) {
+    for (const Url& u : Entries(testing::Fetch(app, Get("/" + Name(p.loc))).body, "url")) all.insert(u.loc);
+  }
+  EXPECT_EQ(all.size(), now.size());
+  for (const Url& p : parts) {
+    bool listed = false;
+    for (const Url& q : Entries(again.body, "sitemap")) listed = listed || q.loc == p.loc;
+    EXPECT_TRUE(listed) << p.loc << ": a part's URL never goes away while it has rows";
+  }
+}
+
+TEST_F(SitemapIntegration, LivePartsAnswer304AndGzipAndUnknownPartsAre404) {
+  App app(LoadConfig(SetConfig("max_items = 1000\n")));
+  testing::Reply index = testing::Fetch(app, Get("/sitemap.xml"));
+  ASSERT_EQ(index.status, 200);
+  Request again = Get("/sitemap.xml");
+  again.if_none_match = index.headers["ETag"];
+  EXPECT_EQ(testing::Fetch(app, again).status, 304);
+
+  testing::Reply part = testing::Fetch(app, Get("/sitemap-ads-2.xml"));
+  ASSERT_EQ(part.status, 200);
+  ASSERT_FALSE(part.headers["ETag"].empty());
+  ASSERT_FALSE(part.headers["Last-Modified"].empty());
+  Request cond = Get("/sitemap-ads-2.xml");
+  cond.if_none_match = part.headers["ETag"];
+  EXPECT_EQ(testing::Fetch(app, cond).status, 304);
+  // A change in that part's range changes its tag; the other parts keep theirs.
+  testing::Reply part3 = testing::Fetch(app, Get("/sitemap-ads-3.xml"));
+  std::vector<Url> urls = Entries(part.body, "url");
+  ASSERT_FALSE(urls.empty());
+  const std::string ref = Name(urls[0].loc).substr(0, Name(urls[0].loc).size() - 5);
+  testing::Mariadb("DELETE FROM listing WHERE ref = '" + ref + "'");
+  EXPECT_EQ(testing::Fetch(app, cond).status, 200);
+  Request cond3 = Get("/sitemap-ads-3.xml");
+  cond3.if_none_match = part3.headers["ETag"];
+  EXPECT_EQ(testing::Fetch(app, cond3).status, 304);
+
+  testing::Reply gz = testing::Fetch(app, Get("/sitemap-ads-2.xml.gz"));
+  ASSERT_EQ(gz.status, 200);
+  EXPECT_EQ(gz.headers["Content-Type"], "application/gzip");
+  EXPECT_EQ(gz.headers.count("Content-Encoding"), 0u);
+  EXPECT_EQ(Entries(Gunzip(gz.body), "url").size(), urls.size() - 1);
+  Request accepts = Get("/sitemap-ads-2.xml");
+  accepts.accept_encoding = "gzip";
+  testing::Reply negotiated = testing::Fetch(app, accepts);
+  EXPECT_EQ(negotiated.headers["Content-Encoding"], "gzip");
+  EXPECT_EQ(Gunzip(negotiated.body), Gunzip(gz.body));
+
+  EXPECT_EQ(testing::Fetch(app, Get("/sitemap-ads-99.xml")).status, 404);
+  EXPECT_EQ(testing::Fetch(app, Get("/sitemap-jobs-1.xml")).status, 404);
+}
+
+TEST_F(SitemapIntegration, UrlsArePercentEncodedEscapedOnceAndOverLongOnesLeftOut) {
+  // A mapping whose URLs carry the title: Cyrillic, Chinese, spaces, '&'.
+  const std::string sql = "/tmp/feed-sitemap-titles.sql";
+  std::ofstream(sql) << "SELECT l.id AS id, CONCAT(:site_url, '/ad/', l.title) AS loc, l.updated AS lastmod,\n"
+                        "       NULL AS changefreq, NULL AS priority\n"
+                        "  FROM listing l WHERE l.ref LIKE 'URL%' AND l.id > :after_id AND l.id <= :until_id\n"
+                        " ORDER BY l.id LIMIT :limit;\n";
+  testing::Mariadb(
+      "DELETE FROM listing WHERE ref LIKE 'URL%';"
+      "INSERT INTO listing (ref, title, body, added, updated) VALUES "
+      "('URL1', 'объявление 1', '', '2026-11-01 10:00:00', '2026-11-01 10:00:00'),"
+      "('URL2', '中文 a&b', '', '2026-11-01 10:00:00', '2026-11-01 10:00:00'),"
+      "('URL3', REPEAT('中', 230), '', '2026-11-01 10:00:00', '2026-11-01 10:00:00');");
+  App app(LoadConfig(testing::WriteConfig(
+      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = t\n"
+      "publish_url = http://doska.example/maps\n"
+      "[feed t]\ntemplate = @ROOT@/templates/sitemap.xml\nquery = " + sql + "\nkeyset = id\nlastmod = lastmod\n")));
+  const std::string dir = TempDir() + "/maps";
+  WriteReport r = app.WriteSet("/sitemap.xml", dir);
+  const std::string xml = Slurp(dir + "/sitemap-t-1.xml");
+  EXPECT_NE(xml.find("<loc>http://doska.example/ad/%D0%BE%D0%B1%D1%8A%D1%8F%D0%B2%D0%BB%D0%B5%D0%BD%D0%B8%D0%B5%201</loc>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<loc>http://doska.example/ad/%E4%B8%AD%E6%96%87%20a&amp;b</loc>"), std::string::npos) << xml;
+  std::vector<Url> urls = Entries(xml, "url");
+  ASSERT_EQ(urls.size(), 2u);
+  EXPECT_EQ(urls[1].loc, "http://doska.example/ad/%E4%B8%AD%E6%96%87%20a&b") << "escaped once";
+  ASSERT_EQ(r.left_out.skipped, 1u);
+  const std::string id3 = testing::Table("SELECT id FROM listing WHERE ref = 'URL3'")[0][0];
+  EXPECT_NE(r.left_out.skipped_items[0].find("item " + id3 + ":"), std::string::npos) << r.left_out.skipped_items[0];
+  EXPECT_NE(r.left_out.skipped_items[0].find("breaks url"), std::string::npos) << r.left_out.skipped_items[0];
+  EXPECT_TRUE(ValidAgainst(dir + "/sitemap-t-1.xml", "sitemap.xsd"));
+  testing::Mariadb("DELETE FROM listing WHERE ref LIKE 'URL%'");
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+  unlink(sql.c_str());
+}
+
+TEST_F(SitemapIntegration, TextSetHasOneUrlALineAndSplitsAtItsLimits) {
+  App app(LoadConfig(testing::WriteConfig(
+      "[set urls]\npath = /urls.txt\nsections = u\npublish_url = http://doska.example/maps\n"
+      "[feed u]\ntemplate = @ROOT@/templates/sitemap-text.xml\nquery = @ROOT@/sql/sample-sitemap-ads.sql\n"
+      "format = text\nkeyset = id\nmax_items = 1000\n")));
+  const std::string dir = TempDir() + "/maps";
+  WriteReport r = app.WriteSet("/urls.txt", dir);
+  const std::map<std::string, std::string> ads = ActiveAds();
+  std::set<std::string> seen;
+  size_t files = 0;
+  for (int n = 1; access((dir + "/urls-" + std::to_string(n) + ".txt").c_str(), R_OK) == 0; ++n) {
+    ++files;
+    std::istringstream in(Slurp(dir + "/urls-" + std::to_string(n) + ".txt"));
+    std::string line;
+    size_t lines = 0;
+    while (std::getline(in, line)) {
+      ++lines;
+      EXPECT_TRUE(ads.count(line)) << line;
+      EXPECT_TRUE(seen.insert(line).second) << line;
+    }
+    EXPECT_LE(lines, 1000u);
+  }
+  EXPECT_EQ(files, (ads.size() + 999) / 1000);
+  EXPECT_EQ(seen.size(), ads.size());
+  EXPECT_EQ(r.urls.size(), files) << "each text part is given to search engines";
+  EXPECT_EQ(r.urls[0], "http://doska.example/maps/urls-1.txt");
+  testing::Reply live = testing::Fetch(app, Get("/urls-1.txt"));
+  EXPECT_EQ(live.status, 200);
+  EXPECT_EQ(live.headers["Content-Type"], "text/plain; charset=UTF-8");
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+}  // namespace
+}  // namespace feed
