@@ -337,8 +337,10 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
     } else if (sec.name == "site") {
       for (const auto& [key, v] : sec.entries) {
         if (key == "time_zone") {
-          if (!SiteZone::Use(v.value)) throw ConfigError(Where(file, v.line) + "unknown time zone '" + v.value + "'");
+          auto zone = TimeZone::Load(v.value);
+          if (!zone) throw ConfigError(Where(file, v.line) + "unknown time zone '" + v.value + "'");
           c.time_zone = v.value;
+          c.zone = *zone;
         } else if (!IsName(key)) {
           throw ConfigError(Where(file, v.line) + "a [site] key is letters, digits, '_' and '-'");
         }
@@ -389,7 +391,6 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       throw ConfigError(Where(file, set_lines[i]) + "two feeds have path " + c.sets[i].path);
     }
   }
-  if (!c.site.count("time_zone")) SiteZone::Use("UTC");
   Override("FEED_DB_HOST", &c.database.host);
   Override("FEED_DB_SOCKET", &c.database.socket);
   Override("FEED_DB_USER", &c.database.user);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "encoder.h"
+#include "time_zone.h"
 #include "xml_text.h"
 
 namespace feed {
@@ -120,6 +121,7 @@ struct Config {
   std::string file;
   DatabaseConfig database;
   std::string time_zone = "UTC";
+  TimeZone zone = TimeZone::Utc();  // [site] time_zone, loaded once
   std::map<std::string, std::string> site;  // [site] keys for templates
   std::vector<FeedConfig> feeds;
   std::vector<SetConfig> sets;

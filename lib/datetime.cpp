@@ -1,13 +1,13 @@
 #include "datetime.h"
 
+#include "time_zone.h"
+
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <fstream>
 
 namespace feed {
 
@@ -136,8 +136,8 @@ struct ZonedTime {
   int offset;
 };
 
-ZonedTime InSiteZone(UnixTime t) {
-  const int offset = SiteZone::OffsetAt(t) / 60 * 60;
+ZonedTime InZone(UnixTime t, const TimeZone& zone) {
+  const int offset = zone.OffsetAt(t) / 60 * 60;
   return {FromNaiveSeconds(t + offset), offset};
 }
 
@@ -184,70 +184,6 @@ LocalTime FromNaiveSeconds(int64_t s) {
   // anywhere near.
   return {static_cast<int>(c.year),  c.month, c.day, static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60),
           static_cast<int>(rem % 60)};
-}
-
-// setenv and tzset are not thread-safe: Use belongs to start-up, before any
-// thread could be calling localtime_r.
-bool SiteZone::Use(const std::string& iana_name) {
-  if (iana_name.empty() || iana_name.front() == '/' || iana_name.find("..") != std::string::npos ||
-      iana_name.find('\0') != std::string::npos) {
-    return false;
-  }
-  // Check the file ourselves: glibc silently falls back to UTC for a TZ it
-  // cannot load, and would read a POSIX rule string ("EST5") as a zone.
-  const std::string path = "/usr/share/zoneinfo/" + iana_name;
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  if (!in.read(magic, sizeof magic) || std::string_view(magic, 4) != "TZif") return false;
-  if (setenv("TZ", iana_name.c_str(), 1) != 0) return false;
-  tzset();
-  return true;
-}
-
-LocalTime SiteZone::FromUnix(UnixTime t) {
-  const time_t tt = static_cast<time_t>(t);
-  struct tm tm;
-  // localtime_r fails only where the year overflows int; UTC is as good a
-  // guess as any there and keeps this total.
-  if (localtime_r(&tt, &tm) == nullptr) return FromNaiveSeconds(t);
-  // A "right/" zone can show a leap second; LocalTime cannot hold it.
-  return {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec > 59 ? 59 : tm.tm_sec};
-}
-
-int SiteZone::OffsetAt(UnixTime t) {
-  const time_t tt = static_cast<time_t>(t);
-  struct tm tm;
-  if (localtime_r(&tt, &tm) == nullptr) return 0;
-  return static_cast<int>(tm.tm_gmtoff);
-}
-
-// mktime's choice in a gap or overlap depends on tm_isdst and on the libc, so
-// the rule is applied here: every instant that shows `t` is naive - offset
-// for some offset in force near it. Offsets are sampled a day either side
-// (this assumes no zone changes its offset twice within two days) and at the
-// first guesses; a candidate counts when the zone really shows `t` at it.
-// Several count: overlap, take the earliest. None: gap, take the latest,
-// which is `t` read with the offset from before the gap, i.e. pushed forward
-// by the gap's length (as java.time and Python's fold=0 do).
-UnixTime SiteZone::ToUnix(const LocalTime& t) {
-  const int64_t naive = NaiveSeconds(t);
-  std::array<int, 5> offsets = {OffsetAt(naive - kSecondsPerDay), OffsetAt(naive), OffsetAt(naive + kSecondsPerDay), 0,
-                                0};
-  offsets[3] = OffsetAt(naive - offsets[1]);
-  offsets[4] = OffsetAt(naive - offsets[3]);
-  std::optional<UnixTime> earliest_valid;
-  UnixTime latest = naive - offsets[0];
-  for (size_t i = 0; i < offsets.size(); ++i) {
-    if (std::find(offsets.begin(), offsets.begin() + i, offsets[i]) != offsets.begin() + i) {
-      continue;  // usually all five agree: test each once
-    }
-    const UnixTime u = naive - offsets[i];
-    if (u > latest) latest = u;
-    if (FromUnix(u) == t && (!earliest_valid || u < *earliest_valid)) earliest_valid = u;
-  }
-  return earliest_valid ? *earliest_valid : latest;
 }
 
 UnixTime Now() { return static_cast<UnixTime>(time(nullptr)); }
@@ -325,8 +261,8 @@ std::string FormatDayMonthYear(const LocalTime& t) {
   return buf;
 }
 
-std::string FormatRfc822(UnixTime t) {
-  const ZonedTime z = InSiteZone(t);
+std::string FormatRfc822(UnixTime t, const TimeZone& zone) {
+  const ZonedTime z = InZone(t, zone);
   const LocalTime& l = z.local;
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d ",
@@ -335,8 +271,8 @@ std::string FormatRfc822(UnixTime t) {
   return buf + FormatOffset(z.offset, false);
 }
 
-std::string FormatRfc3339(UnixTime t) {
-  const ZonedTime z = InSiteZone(t);
+std::string FormatRfc3339(UnixTime t, const TimeZone& zone) {
+  const ZonedTime z = InZone(t, zone);
   const LocalTime& l = z.local;
   char buf[96];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", l.year, l.month, l.day, l.hour, l.minute, l.second);

@@ -1,6 +1,7 @@
 // Dates and times as the feeds need them. The board stores naive DATETIME
 // values in the site's time zone; HTTP speaks UTC. A LocalTime is a naive
-// calendar time (no zone); a UnixTime is seconds since the epoch, UTC.
+// calendar time (no zone); a UnixTime is seconds since the epoch, UTC. The
+// site's zone is a TimeZone value (time_zone.h), never the process's TZ.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string_view>
 
 namespace feed {
+
+class TimeZone;  // time_zone.h
 
 using UnixTime = int64_t;
 
@@ -32,22 +35,6 @@ std::string FormatSqlDateTime(const LocalTime& t);
 int64_t NaiveSeconds(const LocalTime& t);
 LocalTime FromNaiveSeconds(int64_t s);
 
-// The site's time zone, by IANA name ("Europe/Kiev"). Conversions use the
-// system tz database (/usr/share/zoneinfo) via the TZ environment variable;
-// the process serves one site, so the zone is process-wide.
-class SiteZone {
- public:
-  // Sets the process time zone. Returns false (and changes nothing) when the
-  // tz database has no such zone.
-  static bool Use(const std::string& iana_name);
-  static LocalTime FromUnix(UnixTime t);
-  // A local time that does not exist (spring-forward gap) maps to the later
-  // instant; an ambiguous one (fall-back) to the earlier.
-  static UnixTime ToUnix(const LocalTime& t);
-  // The UTC offset in seconds at instant `t` (Kiev in summer: +10800).
-  static int OffsetAt(UnixTime t);
-};
-
 UnixTime Now();
 
 // HTTP dates (RFC 9110 5.6.7): parses IMF-fixdate ("Sun, 06 Nov 1994
@@ -58,11 +45,11 @@ std::optional<UnixTime> ParseHttpDate(std::string_view s);
 std::string FormatHttpDate(UnixTime t);
 
 // Forms feeds write; all but the plain ones take the instant and render it in
-// the site's zone (SiteZone).
+// the site's zone.
 std::string FormatDate(const LocalTime& t);          // "YYYY-MM-DD"
 std::string FormatDayMonthYear(const LocalTime& t);  // "DD.MM.YYYY"
-std::string FormatRfc822(UnixTime t);                // "Sun, 01 Nov 2026 12:00:00 +0200"
-std::string FormatRfc3339(UnixTime t);               // "2026-11-01T12:00:00+02:00"
+std::string FormatRfc822(UnixTime t, const TimeZone& zone);   // "Sun, 01 Nov 2026 12:00:00 +0200"
+std::string FormatRfc3339(UnixTime t, const TimeZone& zone);  // "2026-11-01T12:00:00+02:00"
 std::string FormatRfc3339Utc(UnixTime t);            // "2026-11-01T10:00:00Z"
 
 }  // namespace feed

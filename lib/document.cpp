@@ -30,7 +30,7 @@ std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& par
     // After the robot's last visit: If-Modified-Since when the request has
     // one (an unreadable one is ignored, as HTTP says), else the record.
     if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
-      return FormatSqlDateTime(SiteZone::FromUnix(*ims));
+      return FormatSqlDateTime(feed_.zone().FromUnix(*ims));
     }
     if (auto visit = StateStore(db).LastVisit(c.robot, c.name)) return *visit;
   }
@@ -56,7 +56,7 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const 
       }
     }
   }
-  s.run_start = token ? token->run_start : NaiveSeconds(SiteZone::FromUnix(clock.Now()));
+  s.run_start = token ? token->run_start : NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
   if (token) s.after = token->keyset;
   return s;
 }
@@ -121,7 +121,7 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   DocumentValues doc;
   doc.name = c.name;
   doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
-  doc.updated = validators.last_modified ? FormatSqlDateTime(SiteZone::FromUnix(*validators.last_modified))
+  doc.updated = validators.last_modified ? FormatSqlDateTime(feed_.zone().FromUnix(*validators.last_modified))
                                          : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
   StartingSink body(resp, head, gzip);
   static_cast<RenderReport&>(*report) =

@@ -25,8 +25,8 @@ std::string Hex64(uint64_t v) {
   return buf;
 }
 
-std::optional<UnixTime> SiteMoment(const std::string& text) {
-  if (auto t = ParseSqlDateTime(text, true)) return SiteZone::ToUnix(*t);
+std::optional<UnixTime> Moment(const std::string& text, const TimeZone& zone) {
+  if (auto t = ParseSqlDateTime(text, true)) return zone.ToUnix(*t);
   return std::nullopt;
 }
 
@@ -123,7 +123,7 @@ DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, c
     std::map<std::string, std::string> fixed;
     for (const auto& [k, v] : site.site) fixed["site." + k] = v;
     index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml,
-                             Charset::kUtf8, fixed);
+                             Charset::kUtf8, fixed, site.zone);
     index_->BindColumns(kIndexColumns, "the index's parts (fields loc and lastmod)");
   }
 }
@@ -182,7 +182,7 @@ PartPlan DocumentSet::Plan(Database& db, const Clock& clock, size_t section, boo
 
   const int64_t now = clock.Now();
   std::unique_ptr<ChunkReader> reader =
-      f.Reader(db, f.RunParams("", FormatSqlDateTime(SiteZone::FromUnix(now))));
+      f.Reader(db, f.RunParams("", FormatSqlDateTime(f.zone().FromUnix(now))));
   KeysetRows rows(*reader, f.keyset(), f.keyset().First(""), std::nullopt, static_cast<size_t>(f.config().fetch_rows));
   PartPlan plan = RefreshPlan(f.tmpl(), rows, f.lastmod_column(), PlanLimits{PartLimits(f), config_.part_fill}, stored);
   plan.identity = identity;
@@ -217,6 +217,7 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Cl
   for (size_t s = 0; s < sections_.size(); ++s) {
     PartPlan plan = Plan(db, clock, s, /*refresh=*/true);
     for (const PartRange& p : plan.parts) {
+      if (p.rows == 0) continue;  // a sitemap lists at least one URL; an empty part is not listed
       parts.emplace_back(PartName(sections_[s]->config().name, p.number), p.lastmod);
       newest = std::max(newest, p.lastmod);
     }
@@ -227,7 +228,7 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Cl
   const bool gzip = gz || AcceptsGzip(req.accept_encoding);
   Validators v;
   v.etag = "\"" + Hex64(SipHash24(0x696e646578, gzip + 2 * gz, body.data)) + "\"";
-  v.last_modified = SiteMoment(newest);
+  v.last_modified = Moment(newest, sections_[0]->zone());
   if (v.Match(req)) {
     resp.NotModified(v);
     report->complete = true;
@@ -265,7 +266,7 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
   }
   if (!part) throw NotFound("no part " + std::to_string(n) + " of " + f.config().name + "; see the index");
 
-  const std::string now = FormatSqlDateTime(SiteZone::FromUnix(clock.Now()));
+  const std::string now = FormatSqlDateTime(f.zone().FromUnix(clock.Now()));
   SqlParams params = f.RunParams("", now);
   f.keyset().BindAfter(part->after, &params);
   f.keyset().BindUntil(part->until ? *part->until : f.keyset().Last(), &params);
@@ -319,23 +320,32 @@ WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::stri
   WriteReport out;
   NewFolder folder(dir);
   std::vector<std::pair<std::string, std::string>> parts;
-  const std::string now = FormatSqlDateTime(SiteZone::FromUnix(clock.Now()));
+  const std::string now = FormatSqlDateTime(sections_[0]->zone().FromUnix(clock.Now()));
   for (Feed* f : sections_) {
     std::unique_ptr<ChunkReader> reader = f->Reader(db, f->RunParams("", now));
     KeysetRows rows(*reader, f->keyset(), f->keyset().First(""), std::nullopt,
                     static_cast<size_t>(f->config().fetch_rows));
     DocumentRenderer renderer(f->tmpl(), rows, PartLimits(*f), f->lastmod_column());
-    for (int n = 1;; ++n) {
+    for (int n = 1;;) {
       const std::string name = PartName(f->config().name, n);
-      FilePair file(folder.path() + "/" + name, f->config().gzip_files);
+      const std::string path = folder.path() + "/" + name;
+      FilePair file(path, f->config().gzip_files);
       RenderReport r = renderer.Segment(file, DocumentValues{});
       file.Close();
-      out.files.push_back({name, r.rows, r.bytes});
-      out.rows += r.rows;
       for (std::string& s : r.skipped_items) out.left_out.Skip(f->config().name + ": " + s);
       out.left_out.skipped += r.skipped - std::min(r.skipped, r.skipped_items.size());
-      parts.emplace_back(name, r.newest);
-      if (!index_) out.urls.push_back(Url(name));
+      if (r.rows == 0) {
+        // No URL: a sitemap must list at least one, so the part is not
+        // written (a section with no rows has no parts).
+        unlink(path.c_str());
+        unlink((path + ".gz").c_str());
+      } else {
+        out.files.push_back({name, r.rows, r.bytes});
+        out.rows += r.rows;
+        parts.emplace_back(name, r.newest);
+        if (!index_) out.urls.push_back(Url(name));
+        ++n;
+      }
       if (progress) progress(out.rows);
       if (!r.more) break;
     }

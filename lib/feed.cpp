@@ -60,7 +60,8 @@ Feed::Feed(const FeedConfig& config, const Config& site) : Feed(config, site, Re
 Feed::Feed(const FeedConfig& config, const Config& site, const std::string& template_text)
     : config_(config),
       template_(Template::Parse(template_text, config.template_file, config.format, config.encoding,
-                                FixedValues(config, site))),
+                                FixedValues(config, site), site.zone)),
+      zone_(site.zone),
       query_(LoadSqlQuery(config.query_file)),
       keyset_(config.keyset, config.order) {
   query_.charset = config_.db_charset;
@@ -135,7 +136,7 @@ Validators Feed::State(Database& db, const SqlParams& params, const std::string&
   Rows st = db.Run(*state_query_, params);
   if (st.Next()) {
     for (size_t i = 0; i < st.size(); ++i) state.append(st.Get(i)).push_back('\x1f');
-    if (auto t = ParseSqlDateTime(st.Get(0), true)) v.last_modified = SiteZone::ToUnix(*t);
+    if (auto t = ParseSqlDateTime(st.Get(0), true)) v.last_modified = zone_.ToUnix(*t);
   }
   // A strong tag per representation: the gzip one differs.
   v.etag = "\"" + Hex64(SipHash24(identity_, identity_ ^ 0x5bd1e995, state)) + (gzip ? "-gz" : "") + "\"";

@@ -49,6 +49,8 @@ class Feed {
   const Keyset& keyset() const { return keyset_; }
   // A hash of the template, the SQL and the encoding: part of every ETag.
   uint64_t identity() const { return identity_; }
+  // The site's time zone: the zone of the board's DATETIME values.
+  const TimeZone& zone() const { return zone_; }
   // The result column of the config's lastmod field, or -1.
   int lastmod_column() const { return lastmod_column_; }
 
@@ -76,6 +78,7 @@ class Feed {
 
   FeedConfig config_;
   Template template_;
+  TimeZone zone_;
   SqlQuery query_;
   std::optional<SqlQuery> state_query_;
   Keyset keyset_;

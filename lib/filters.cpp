@@ -9,14 +9,14 @@ namespace feed {
 namespace {
 
 // Legacy HTML to plain text (tags stripped, entities decoded once).
-void Plain(std::string_view in, std::string& out) { out += LegacyHtmlToText(in); }
+void Plain(std::string_view in, std::string& out, const TimeZone&) { out += LegacyHtmlToText(in); }
 
-void Trim(std::string_view in, std::string& out) { out += TrimSpace(in); }
+void Trim(std::string_view in, std::string& out, const TimeZone&) { out += TrimSpace(in); }
 
 // "1" when the field has a value (a phone, a photo), else "0". A value of
 // "0" is no value, so that SQL may compute the flag itself
 // (TRIM(phone) <> '' gives 0 or 1) and send one byte instead of the string.
-void Flag(std::string_view in, std::string& out) {
+void Flag(std::string_view in, std::string& out, const TimeZone&) {
   std::string_view v = TrimSpace(in);
   out += v.empty() || v == "0" ? '0' : '1';
 }
@@ -27,27 +27,27 @@ std::optional<LocalTime> AsTime(std::string_view in) {
 
 // A value that is not a date renders empty: a template marks such fields
 // required where the format needs them.
-void Date(std::string_view in, std::string& out) {
+void Date(std::string_view in, std::string& out, const TimeZone&) {
   if (auto t = AsTime(in)) out += FormatDate(*t);
 }
-void DateTime(std::string_view in, std::string& out) {
+void DateTime(std::string_view in, std::string& out, const TimeZone&) {
   if (auto t = AsTime(in)) out += FormatSqlDateTime(*t);
 }
-void DayMonthYear(std::string_view in, std::string& out) {
+void DayMonthYear(std::string_view in, std::string& out, const TimeZone&) {
   if (auto t = AsTime(in)) out += FormatDayMonthYear(*t);
 }
-void Rfc822(std::string_view in, std::string& out) {
-  if (auto t = AsTime(in)) out += FormatRfc822(SiteZone::ToUnix(*t));
+void Rfc822(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in)) out += FormatRfc822(zone.ToUnix(*t), zone);
 }
-void Rfc3339(std::string_view in, std::string& out) {
-  if (auto t = AsTime(in)) out += FormatRfc3339(SiteZone::ToUnix(*t));
+void Rfc3339(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in)) out += FormatRfc3339(zone.ToUnix(*t), zone);
 }
-void Rfc3339Utc(std::string_view in, std::string& out) {
-  if (auto t = AsTime(in)) out += FormatRfc3339Utc(SiteZone::ToUnix(*t));
+void Rfc3339Utc(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in)) out += FormatRfc3339Utc(zone.ToUnix(*t));
 }
 
 // "http://www.site/x" -> "www.site/x" (Yads wants the address without it).
-void NoScheme(std::string_view in, std::string& out) {
+void NoScheme(std::string_view in, std::string& out, const TimeZone&) {
   std::string_view s = TrimSpace(in);
   size_t p = s.find("://");
   if (p != std::string_view::npos && p > 0 && p < 10) s.remove_prefix(p + 3);
@@ -56,7 +56,7 @@ void NoScheme(std::string_view in, std::string& out) {
 
 // A URL for a sitemap or feed: characters outside ASCII, spaces and the
 // like percent-encoded as UTF-8 (url.h).
-void Url(std::string_view in, std::string& out) { AppendUriEncoded(out, in); }
+void Url(std::string_view in, std::string& out, const TimeZone&) { AppendUriEncoded(out, in); }
 
 struct Entry {
   const char* name;

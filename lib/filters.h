@@ -7,9 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "time_zone.h"
+
 namespace feed {
 
-using FilterFn = void (*)(std::string_view in, std::string& out);
+// `zone` is the site's: the zone DATETIME values are in.
+using FilterFn = void (*)(std::string_view in, std::string& out, const TimeZone& zone);
 
 // The filter named `name`, or nullptr.
 FilterFn FindFilter(std::string_view name);

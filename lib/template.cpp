@@ -48,6 +48,7 @@ size_t CountChars(std::string_view s) {
 struct Template::Plan {
   std::string file;
   std::unique_ptr<Encoder> enc;
+  TimeZone zone = TimeZone::Utc();  // for the date filters
   std::vector<Op> head, row, tail;
   std::vector<std::string> fields;  // row fields named, in first-use order
   std::vector<int> field_lines;
@@ -155,7 +156,7 @@ class Compiler {
       std::string v = it == fixed_.end() ? "" : it->second, tmp;
       for (FilterFn f : op.filters) {
         tmp.clear();
-        f(v, tmp);
+        f(v, tmp, p_->zone);
         v.swap(tmp);
       }
       LiteralText(v, ctx);
@@ -367,8 +368,8 @@ class Compiler {
   const bool markup_;  // false for plain text: only the row's text, a line per row
 };
 
-void ApplyFilters(const std::vector<FilterFn>& filters, std::string_view in, std::string& a, std::string& b,
-                  std::string_view* result) {
+void ApplyFilters(const std::vector<FilterFn>& filters, const TimeZone& zone, std::string_view in, std::string& a,
+                  std::string& b, std::string_view* result) {
   if (filters.empty()) {
     *result = in;
     return;
@@ -377,7 +378,7 @@ void ApplyFilters(const std::vector<FilterFn>& filters, std::string_view in, std
   std::string* out = &a;
   for (FilterFn f : filters) {
     out->clear();
-    f(cur, *out);
+    f(cur, *out, zone);
     cur = *out;
     out = (out == &a) ? &b : &a;
   }
@@ -393,11 +394,11 @@ Template::~Template() = default;
 
 Template Template::Parse(std::string_view xml, const std::string& file, Charset cs,
                          const std::map<std::string, std::string>& fixed) {
-  return Parse(xml, file, Format::kXml, cs, fixed);
+  return Parse(xml, file, Format::kXml, cs, fixed, TimeZone::Utc());
 }
 
 Template Template::Parse(std::string_view xml, const std::string& file, Format format, Charset cs,
-                         const std::map<std::string, std::string>& fixed) {
+                         const std::map<std::string, std::string>& fixed, const TimeZone& zone) {
   tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     throw ConfigError(file + ":" + std::to_string(doc.ErrorLineNum()) + ": not well-formed XML: " + doc.ErrorName());
@@ -405,6 +406,7 @@ Template Template::Parse(std::string_view xml, const std::string& file, Format f
   auto plan = std::make_unique<Plan>();
   plan->file = file;
   plan->enc = Encoder::Make(format, cs);
+  plan->zone = zone;
   Compiler(plan.get(), fixed).Document(doc);
   return Template(std::move(plan));
 }
@@ -474,7 +476,7 @@ struct Renderer {
         case OpCode::kRowValue:
         case OpCode::kDocValue: {
           std::string_view v;
-          ApplyFilters(op.filters, Value(op, scratch), a, b, &v);
+          ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);
           if (!p.enc->Value(out, v, op.ctx)) return false;
           break;
         }

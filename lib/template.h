@@ -77,9 +77,10 @@ class Template {
   static Template Parse(std::string_view xml, const std::string& file, Charset cs,
                         const std::map<std::string, std::string>& fixed);
   // A template for `format`: kText writes no declaration and no markup,
-  // only the text inside the feed:each element, one line per row.
+  // only the text inside the feed:each element, one line per row. Date
+  // filters read DATETIME values in `zone` (the other Parse: UTC).
   static Template Parse(std::string_view xml, const std::string& file, Format format, Charset cs,
-                        const std::map<std::string, std::string>& fixed);
+                        const std::map<std::string, std::string>& fixed, const TimeZone& zone);
 
   Template(Template&&) noexcept;
   Template& operator=(Template&&) noexcept;

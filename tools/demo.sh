@@ -59,6 +59,11 @@ The sample board's feeds:
   $base/yads                              every active ad, 1000 a page
   $base/yads?date=$day+00:00:00      ads added since then
 Follow <continue> with: ...&continue=TOKEN (same date).
+  $base/jooble                            what JoobleBot has not seen yet
+  $base/sitemap.xml                       the sitemap index (its parts: sitemap-ads-1.xml, ...)
+  $base/urls-1.txt                        the ads as a text sitemap
+  $base/rss  $base/atom   the 50 newest ads
+Static sitemap files: FEED_DB_SOCKET=$sock FEED_DB_NAME=sample cgi-bin/feed.fcgi --config conf/sample-board.ini write --robots /sitemap.xml /tmp/sitemaps
 Command line:   FEED_DB_SOCKET=$sock FEED_DB_NAME=sample cgi-bin/feed.fcgi --config conf/sample-board.ini render /yads date='$day 00:00:00'
 Database:       mariadb --no-defaults --socket=$sock -ufeed -pfeed sample
 Logs:           $DIR/apache/log/apache-error.log

@@ -46,7 +46,7 @@ Request Visit(const std::string& path, const std::string& agent, const std::stri
   return r;
 }
 
-std::string SiteNow() { return FormatSqlDateTime(SiteZone::FromUnix(Now())); }
+std::string SiteNow() { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())); }
 
 // The robot's record for a feed, or "" when there is none.
 std::string Record(const std::string& feed) {
@@ -150,7 +150,6 @@ void ExpectSameAsDatabase(const std::map<std::string, Job>& jobs, const std::map
 class JoobleIntegration : public ::testing::Test {
  protected:
   void SetUp() override {
-    SiteZone::Use("Europe/Kiev");
     testing::LoadSampleBoard(200, 1500);
     app_ = std::make_unique<App>(LoadConfig(testing::WriteConfig(kFeeds)));
     app_->CheckDatabase();
@@ -247,7 +246,7 @@ TEST_F(JoobleIntegration, IfModifiedSinceWinsOverTheRecord) {
   EXPECT_TRUE(none.empty()) << "the record says everything was seen";
   std::string cut = "2026-10-25 00:00:00";
   auto jobs = ParseJobs(
-      testing::Fetch(*app_, Visit("/jooble", kBot, FormatHttpDate(SiteZone::ToUnix(*ParseSqlDateTime(cut))))), false);
+      testing::Fetch(*app_, Visit("/jooble", kBot, FormatHttpDate(testing::Kiev().ToUnix(*ParseSqlDateTime(cut))))), false);
   auto expected =
       Table("SELECT id FROM job WHERE status = 'active' AND updated >= '" + cut + "' AND TRIM(contacts) <> ''");
   EXPECT_GT(jobs.size(), 50u);

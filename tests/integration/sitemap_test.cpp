@@ -86,7 +86,7 @@ std::map<std::string, std::string> ActiveAds() {
 
 // "2026-11-30 14:05:00" in Kiev as W3C datetime with the offset in force.
 std::string W3c(const std::string& local) {
-  return FormatRfc3339(SiteZone::ToUnix(*ParseSqlDateTime(local)));
+  return FormatRfc3339(testing::Kiev().ToUnix(*ParseSqlDateTime(local)), testing::Kiev());
 }
 
 std::string SetConfig(const std::string& ads_extra, const std::string& set_extra = "") {
@@ -102,10 +102,7 @@ std::string SetConfig(const std::string& ads_extra, const std::string& set_extra
 class SitemapIntegration : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
-  void SetUp() override {
-    SiteZone::Use("Europe/Kiev");
-    testing::Mariadb("DELETE FROM feed_part_plan");
-  }
+  void SetUp() override { testing::Mariadb("DELETE FROM feed_part_plan"); }
 };
 
 // The files of a static write, checked: every part valid and within its
@@ -287,7 +284,7 @@ Request Get(const std::string& path) {
 }
 
 TEST_F(SitemapIntegration, LivePartsStayExactWhileRowsAreAddedAndDeleted) {
-  FixedClock clock(SiteZone::ToUnix({2026, 11, 30, 12, 0, 0}));
+  FixedClock clock(testing::Kiev().ToUnix({2026, 11, 30, 12, 0, 0}));
   App app(LoadConfig(SetConfig("max_items = 400\n", "refresh_seconds = 600\n")), &clock);
   testing::Reply index = testing::Fetch(app, Get("/sitemap.xml"));
   ASSERT_EQ(index.status, 200) << index.body;
@@ -443,6 +440,79 @@ TEST_F(SitemapIntegration, TextSetHasOneUrlALineAndSplitsAtItsLimits) {
   testing::Reply live = testing::Fetch(app, Get("/urls-1.txt"));
   EXPECT_EQ(live.status, 200);
   EXPECT_EQ(live.headers["Content-Type"], "text/plain; charset=UTF-8");
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+
+// The legacy board of ../shared/board served by conf/legacy-board.ini
+// alone: its sitemap set (ads, jobs, documents), its text set, RSS and
+// Atom. tests/run.sh loads it when ../shared is there.
+TEST(LegacyBoard, SitemapsRssAndAtomFromTheLegacySchemaByConfigurationAlone) {
+  const char* db = std::getenv("FEED_TEST_LEGACY_DB");
+  if (!db) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
+  setenv("FEED_DB_SOCKET", Env("FEED_TEST_SOCKET").c_str(), 1);
+  setenv("FEED_DB_NAME", db, 1);
+  setenv("FEED_DB_USER", "feed", 1);
+  setenv("FEED_DB_PASSWORD", "feed", 1);
+  App app(LoadConfig(Env("FEED_TEST_ROOT") + "/conf/legacy-board.ini"));
+  unsetenv("FEED_DB_SOCKET");
+  unsetenv("FEED_DB_NAME");
+  unsetenv("FEED_DB_USER");
+  unsetenv("FEED_DB_PASSWORD");
+  app.CheckDatabase();
+  auto count = [&](const std::string& sql) {
+    return std::stoul(testing::Table("USE " + std::string(db) + "; " + sql)[0][0]);
+  };
+  const std::string today = FormatDate(testing::Kiev().FromUnix(Now()));
+  const size_t ads = count("SELECT COUNT(*) FROM ads WHERE status = 'active'");
+  const size_t jobs = count("SELECT COUNT(*) FROM vacancy WHERE status = 'active' AND (valid_till IS NULL OR "
+                            "valid_till >= '" + today + "')");
+  const size_t files = count("SELECT COUNT(*) FROM files WHERE status = 'active'");
+  ASSERT_GT(ads, 1000u);
+  ASSERT_GT(jobs, 100u);
+  ASSERT_GT(files, 0u);
+
+  const std::string dir = TempDir() + "/maps";
+  WriteReport r = app.WriteSet("/sitemap.xml", dir);
+  std::map<std::string, size_t> by_section;
+  const std::string index = Slurp(dir + "/sitemap.xml");
+  EXPECT_TRUE(ValidAgainst(dir + "/sitemap.xml", "siteindex.xsd"));
+  for (const Url& part : Entries(index, "sitemap")) {
+    EXPECT_EQ(part.loc.rfind("http://doska.example/feeds/sitemap-", 0), 0u) << part.loc;
+    const std::string file = dir + "/" + Name(part.loc);
+    EXPECT_TRUE(ValidAgainst(file, "sitemap.xsd")) << file;
+    EXPECT_EQ(Gunzip(Slurp(file + ".gz")), Slurp(file));
+    for (const Url& u : Entries(Slurp(file), "url")) {
+      const std::string kind = u.loc.substr(21, u.loc.find('/', 21) - 21);  // after "http://doska.example/"
+      ++by_section[kind];
+    }
+  }
+  EXPECT_EQ(by_section["ad"], ads);
+  EXPECT_EQ(by_section["vacancy"], jobs);
+  EXPECT_EQ(by_section["file"], files);
+  EXPECT_EQ(r.rows, ads + jobs + files);
+
+  WriteReport text = app.WriteSet("/urls.txt", dir);
+  EXPECT_EQ(text.rows, ads);
+  EXPECT_EQ(text.urls[0], "http://doska.example/feeds/urls-1.txt");
+
+  for (const char* path : {"/rss", "/atom"}) {
+    Request req;
+    req.path_info = path;
+    testing::Reply feed = testing::Fetch(app, req);
+    ASSERT_EQ(feed.status, 200) << path << feed.body;
+    tinyxml2::XMLDocument doc;
+    ASSERT_EQ(doc.Parse(feed.body.data(), feed.body.size()), tinyxml2::XML_SUCCESS) << path;
+    size_t items = 0;
+    for (size_t at = 0; (at = feed.body.find(path == std::string("/rss") ? "<item>" : "<entry>", at)) !=
+                        std::string::npos;
+         ++at) {
+      ++items;
+    }
+    EXPECT_EQ(items, 50u) << path;
+    // Cyrillic from the cp1251 table arrives as UTF-8 text.
+    EXPECT_NE(feed.body.find("\xD0"), std::string::npos) << path;
+  }
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 

@@ -168,7 +168,6 @@ std::vector<Page> FollowRun(App& app, const std::string& date) {
 class YadsIntegration : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
-  void SetUp() override { SiteZone::Use("Europe/Kiev"); }
 };
 
 TEST_F(YadsIntegration, EveryPageMatchesTheDatabaseFieldByField) {
@@ -266,7 +265,7 @@ TEST_F(YadsIntegration, PagingIsExactlyOnceWhileOthersWrite) {
   std::thread writer([&] {
     Database db(app.config().database);
     for (int i = 0; !stop; ++i) {
-      std::string now = FormatSqlDateTime(SiteZone::FromUnix(Now()));
+      std::string now = FormatSqlDateTime(testing::Kiev().FromUnix(Now()));
       std::string ref = "NEW" + std::to_string(getpid()) + "x" + std::to_string(i);
       db.Execute(
           "INSERT INTO listing (ref, kind, title, body, author, region_id, added, days, updated, status) VALUES ('" +
@@ -504,7 +503,6 @@ namespace {
 TEST(LegacyBoard, YadsFeedFromTheLegacySchemaByConfigurationAlone) {
   const char* db = std::getenv("FEED_TEST_LEGACY_DB");
   if (!db) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
-  SiteZone::Use("Europe/Kiev");
   setenv("FEED_DB_SOCKET", Env("FEED_TEST_SOCKET").c_str(), 1);
   setenv("FEED_DB_NAME", db, 1);
   setenv("FEED_DB_USER", "feed", 1);

@@ -24,6 +24,11 @@ std::string Env(const char* name) {
   return v;
 }
 
+const TimeZone& Kiev() {
+  static const TimeZone zone = *TimeZone::Load("Europe/Kiev");
+  return zone;
+}
+
 int Shell(const std::string& cmd) {
   int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;

@@ -21,6 +21,9 @@ namespace feed::testing {
 
 std::string Env(const char* name);  // fails the test run when unset
 
+// The zone the test configs name for the site: Europe/Kiev.
+const TimeZone& Kiev();
+
 // Recreates the sample board's tables in FEED_TEST_DB and loads the
 // generator's output (tools/gen_sample_board.py) at this size.
 void LoadSampleBoard(int ads, int jobs, int seed = 1);

@@ -1,5 +1,7 @@
 #include "datetime.h"
 
+#include "time_zone.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -179,7 +181,24 @@ TEST(NaiveSeconds, ExtremesDoNotCrash) {
   (void)NaiveSeconds({INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN});
 }
 
-// ---- SiteZone ---------------------------------------------------------------
+// ---- The site's zone -----------------------------------------------------------
+
+// These tests were written against a process-wide SiteZone; the same
+// conversions now go through a TimeZone value this adapter holds.
+struct SiteZone {
+  static TimeZone& Current() {
+    static TimeZone zone = TimeZone::Utc();
+    return zone;
+  }
+  static bool Use(const std::string& name) {
+    auto z = TimeZone::Load(name);
+    if (z) Current() = *z;
+    return z.has_value();
+  }
+  static LocalTime FromUnix(UnixTime t) { return Current().FromUnix(t); }
+  static UnixTime ToUnix(const LocalTime& t) { return Current().ToUnix(t); }
+  static int OffsetAt(UnixTime t) { return Current().OffsetAt(t); }
+};
 
 constexpr UnixTime kKievSummer = 1782896400;  // 2026-07-01 09:00:00Z
 constexpr UnixTime kKievWinter = 1793527200;  // 2026-11-01 10:00:00Z
@@ -276,8 +295,8 @@ TEST(SiteZone, ExtremesDoNotCrash) {
   for (UnixTime t : {INT64_MIN, INT64_MAX, int64_t{1} << 60, -(int64_t{1} << 60)}) {
     (void)SiteZone::FromUnix(t);
     (void)SiteZone::OffsetAt(t);
-    (void)FormatRfc822(t);
-    (void)FormatRfc3339(t);
+    (void)FormatRfc822(t, SiteZone::Current());
+    (void)FormatRfc3339(t, SiteZone::Current());
     (void)FormatRfc3339Utc(t);
     (void)FormatHttpDate(t);
   }
@@ -289,28 +308,28 @@ TEST(SiteZone, ExtremesDoNotCrash) {
 
 TEST(FormatZoned, KievSummerAndWinter) {
   ASSERT_TRUE(SiteZone::Use("Europe/Kiev"));
-  EXPECT_EQ(FormatRfc822(kKievWinter), "Sun, 01 Nov 2026 12:00:00 +0200");
-  EXPECT_EQ(FormatRfc3339(kKievWinter), "2026-11-01T12:00:00+02:00");
+  EXPECT_EQ(FormatRfc822(kKievWinter, SiteZone::Current()), "Sun, 01 Nov 2026 12:00:00 +0200");
+  EXPECT_EQ(FormatRfc3339(kKievWinter, SiteZone::Current()), "2026-11-01T12:00:00+02:00");
   EXPECT_EQ(FormatRfc3339Utc(kKievWinter), "2026-11-01T10:00:00Z");
-  EXPECT_EQ(FormatRfc822(kKievSummer), "Wed, 01 Jul 2026 12:00:00 +0300");
-  EXPECT_EQ(FormatRfc3339(kKievSummer), "2026-07-01T12:00:00+03:00");
+  EXPECT_EQ(FormatRfc822(kKievSummer, SiteZone::Current()), "Wed, 01 Jul 2026 12:00:00 +0300");
+  EXPECT_EQ(FormatRfc3339(kKievSummer, SiteZone::Current()), "2026-07-01T12:00:00+03:00");
   // Near midnight the local day differs from the UTC one.
-  EXPECT_EQ(FormatRfc822(NaiveSeconds({2026, 12, 31, 23, 30, 0})), "Fri, 01 Jan 2027 01:30:00 +0200");
+  EXPECT_EQ(FormatRfc822(NaiveSeconds({2026, 12, 31, 23, 30, 0}), SiteZone::Current()), "Fri, 01 Jan 2027 01:30:00 +0200");
   // Kiev mean time was +2:02:04; the forms cannot say seconds.
-  EXPECT_EQ(FormatRfc3339(NaiveSeconds({1900, 1, 1, 0, 0, 0})), "1900-01-01T02:02:00+02:02");
+  EXPECT_EQ(FormatRfc3339(NaiveSeconds({1900, 1, 1, 0, 0, 0}), SiteZone::Current()), "1900-01-01T02:02:00+02:02");
 }
 
 TEST(FormatZoned, NegativeAndHalfHourOffsets) {
   const UnixTime t = NaiveSeconds({2026, 1, 15, 12, 0, 0});
   ASSERT_TRUE(SiteZone::Use("America/St_Johns"));
-  EXPECT_EQ(FormatRfc822(t), "Thu, 15 Jan 2026 08:30:00 -0330");
-  EXPECT_EQ(FormatRfc3339(t), "2026-01-15T08:30:00-03:30");
+  EXPECT_EQ(FormatRfc822(t, SiteZone::Current()), "Thu, 15 Jan 2026 08:30:00 -0330");
+  EXPECT_EQ(FormatRfc3339(t, SiteZone::Current()), "2026-01-15T08:30:00-03:30");
   ASSERT_TRUE(SiteZone::Use("Asia/Kolkata"));
-  EXPECT_EQ(FormatRfc822(t), "Thu, 15 Jan 2026 17:30:00 +0530");
-  EXPECT_EQ(FormatRfc3339(t), "2026-01-15T17:30:00+05:30");
+  EXPECT_EQ(FormatRfc822(t, SiteZone::Current()), "Thu, 15 Jan 2026 17:30:00 +0530");
+  EXPECT_EQ(FormatRfc3339(t, SiteZone::Current()), "2026-01-15T17:30:00+05:30");
   ASSERT_TRUE(SiteZone::Use("UTC"));
-  EXPECT_EQ(FormatRfc822(t), "Thu, 15 Jan 2026 12:00:00 +0000");
-  EXPECT_EQ(FormatRfc3339(t), "2026-01-15T12:00:00+00:00");
+  EXPECT_EQ(FormatRfc822(t, SiteZone::Current()), "Thu, 15 Jan 2026 12:00:00 +0000");
+  EXPECT_EQ(FormatRfc3339(t, SiteZone::Current()), "2026-01-15T12:00:00+00:00");
   EXPECT_EQ(FormatRfc3339Utc(t), "2026-01-15T12:00:00Z");
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "datetime.h"
+#include "time_zone.h"
 
 namespace feed {
 namespace {
@@ -11,12 +12,11 @@ std::string Apply(const char* filter, std::string_view in) {
   FilterFn f = FindFilter(filter);
   EXPECT_NE(f, nullptr) << filter;
   std::string out;
-  if (f) f(in, out);
+  if (f) f(in, out, *TimeZone::Load("Europe/Kiev"));
   return out;
 }
 
 TEST(Filters, EachFilterOnTypicalAndAwkwardValues) {
-  ASSERT_TRUE(SiteZone::Use("Europe/Kiev"));
   struct Case {
     const char* filter;
     std::string in, out;

@@ -20,7 +20,7 @@ const std::vector<Column> kColumns = {{"id", ColumnType::kInteger}, {"loc", Colu
 
 Template UrlTemplate() {
   Template t = Template::Parse("<s xmlns:feed=\"x\"><u feed:each=\"row\">{loc}</u></s>", "t.xml", Format::kXml,
-                               Charset::kUtf8, {});
+                               Charset::kUtf8, {}, TimeZone::Utc());
   t.BindColumns(kColumns, "q.sql");
   return t;
 }

@@ -24,7 +24,7 @@ const std::vector<Column> kColumns = {
 Template UrlTemplate(Format format = Format::kXml) {
   Template t = Template::Parse(
       "<urlset xmlns:feed=\"urn:feed-fcgi:template\"><url feed:each=\"row\" feed:key=\"id\">{loc}</url></urlset>",
-      "t.xml", format, Charset::kUtf8, {});
+      "t.xml", format, Charset::kUtf8, {}, TimeZone::Utc());
   t.BindColumns(kColumns, "q.sql");
   return t;
 }

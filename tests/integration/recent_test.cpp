@@ -1,0 +1,204 @@
+// RSS 2.0 and Atom 1.0 of the newest ads against the real database: one
+// item per row in order, the required elements, dates parsed back by
+// parsers of their own RFCs, and text in any script round-tripped.
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "datetime.h"
+#include "test_env.h"
+#include "time_zone.h"
+
+namespace feed {
+namespace {
+
+// RFC 822 / RFC 2822 date-time with a four-digit year and a numeric zone:
+// "Wed, 01 Jul 2026 12:00:00 +0300". nullopt for anything else.
+std::optional<UnixTime> ParseRfc822(const std::string& s) {
+  static const char* const kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  char day[4], mon[4], sign;
+  int d, y, h, mi, se, zh, zm, n = 0;
+  if (std::sscanf(s.c_str(), "%3s, %2d %3s %4d %2d:%2d:%2d %c%2d%2d%n", day, &d, mon, &y, &h, &mi, &se, &sign, &zh,
+                  &zm, &n) != 10 ||
+      static_cast<size_t>(n) != s.size() || s.size() != 31 || (sign != '+' && sign != '-')) {
+    return std::nullopt;
+  }
+  int m = 0;
+  while (m < 12 && std::string(kMonths[m]) != mon) ++m;
+  if (m == 12) return std::nullopt;
+  const UnixTime t = NaiveSeconds({y, m + 1, d, h, mi, se}) - (sign == '+' ? 1 : -1) * (zh * 3600 + zm * 60);
+  // The day name must be the true one.
+  const int64_t days = (t + (sign == '+' ? 1 : -1) * (zh * 3600 + zm * 60)) / 86400;
+  if (std::string(kDays[((days % 7) + 11) % 7]) != day) return std::nullopt;
+  return t;
+}
+
+// RFC 3339 date-time: "2026-07-01T12:00:00+03:00" or "...Z".
+std::optional<UnixTime> ParseRfc3339(const std::string& s) {
+  int y, mo, d, h, mi, se, n = 0;
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 || n != 19) {
+    return std::nullopt;
+  }
+  const UnixTime local = NaiveSeconds({y, mo, d, h, mi, se});
+  const std::string zone = s.substr(19);
+  if (zone == "Z") return local;
+  int zh, zm;
+  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':' ||
+      std::sscanf(zone.c_str() + 1, "%2d:%2d", &zh, &zm) != 2) {
+    return std::nullopt;
+  }
+  return local - (zone[0] == '+' ? 1 : -1) * (zh * 3600 + zm * 60);
+}
+
+TEST(DateParsers, ReadTheFormsTheRfcsDefine) {
+  EXPECT_EQ(ParseRfc822("Wed, 01 Jul 2026 12:00:00 +0300"), 1782896400);
+  EXPECT_FALSE(ParseRfc822("Thu, 01 Jul 2026 12:00:00 +0300")) << "wrong day name";
+  EXPECT_FALSE(ParseRfc822("Wed, 01 Jul 26 12:00:00 +0300")) << "two-digit year";
+  EXPECT_EQ(ParseRfc3339("2026-07-01T12:00:00+03:00"), 1782896400);
+  EXPECT_EQ(ParseRfc3339("2026-07-01T09:00:00Z"), 1782896400);
+  EXPECT_FALSE(ParseRfc3339("2026-07-01 12:00:00+03:00"));
+}
+
+std::string Text(const tinyxml2::XMLElement* e, const char* name) {
+  const tinyxml2::XMLElement* c = e->FirstChildElement(name);
+  return c && c->GetText() ? c->GetText() : "";
+}
+
+class RecentIntegration : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    testing::LoadSampleBoard(3000, 200);
+    // The newest ad: text in three scripts, an emoji and a typed entity.
+    testing::Mariadb(
+        "INSERT INTO listing (ref, title, body, added, updated) VALUES "
+        "('NEWEST1', 'Новое 中文 😀', '<b>Текст</b> 你好 😀 &amp; ещё', '2030-01-01 00:00:00', "
+        "'2030-01-02 03:04:05')");
+  }
+  static std::string Config() {
+    return testing::WriteConfig(
+        "[feed rss]\npath = /rss\ntemplate = @ROOT@/templates/rss.xml\nquery = @ROOT@/sql/sample-recent-ads.sql\n"
+        "state_query = @ROOT@/sql/sample-recent-ads-state.sql\norder = desc\nkeyset = published id_key\n"
+        "value.self = http://doska.example/feeds/rss\n"
+        "[feed atom]\npath = /atom\ntemplate = @ROOT@/templates/atom.xml\n"
+        "query = @ROOT@/sql/sample-recent-ads.sql\nstate_query = @ROOT@/sql/sample-recent-ads-state.sql\n"
+        "order = desc\nkeyset = published id_key\nmax_items = 30\nvalue.self = http://doska.example/feeds/atom\n");
+  }
+  // The newest active ads, as the board has them.
+  static std::vector<std::vector<std::string>> Newest(int n) {
+    return testing::Table("SELECT id, ref, added, updated FROM listing WHERE status = 'active' "
+                          "ORDER BY added DESC, id DESC LIMIT " + std::to_string(n));
+  }
+};
+
+Request Get(const std::string& path) {
+  Request r;
+  r.path_info = path;
+  return r;
+}
+
+TEST_F(RecentIntegration, RssListsTheNewestAdsWithEveryRequiredElement) {
+  App app(LoadConfig(Config()));
+  testing::Reply r = testing::Fetch(app, Get("/rss"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(r.body.data(), r.body.size()), tinyxml2::XML_SUCCESS);
+  const tinyxml2::XMLElement* channel = doc.RootElement()->FirstChildElement("channel");
+  ASSERT_NE(channel, nullptr);
+  EXPECT_STREQ(doc.RootElement()->Attribute("version"), "2.0");
+  EXPECT_EQ(Text(channel, "title"), "Доска");
+  EXPECT_EQ(Text(channel, "link"), "http://doska.example/");
+  EXPECT_EQ(Text(channel, "description"), "Объявления");
+  const tinyxml2::XMLElement* self = channel->FirstChildElement("atom:link");
+  ASSERT_NE(self, nullptr);
+  EXPECT_STREQ(self->Attribute("rel"), "self");
+  EXPECT_STREQ(self->Attribute("href"), "http://doska.example/feeds/rss");
+
+  const auto expected = Newest(50);
+  size_t i = 0;
+  for (auto* item = channel->FirstChildElement("item"); item; item = item->NextSiblingElement("item"), ++i) {
+    ASSERT_LT(i, expected.size());
+    const auto& row = expected[i];
+    EXPECT_EQ(Text(item, "link"), "http://doska.example/ad/" + row[1] + ".html");
+    const tinyxml2::XMLElement* guid = item->FirstChildElement("guid");
+    ASSERT_NE(guid, nullptr);
+    EXPECT_STREQ(guid->Attribute("isPermaLink"), "false");
+    EXPECT_EQ(Text(item, "guid"), "ad-" + row[0]);
+    EXPECT_FALSE(Text(item, "title").empty());
+    ASSERT_NE(item->FirstChildElement("description"), nullptr);
+    auto pub = ParseRfc822(Text(item, "pubDate"));
+    ASSERT_TRUE(pub) << Text(item, "pubDate");
+    EXPECT_EQ(*pub, testing::Kiev().ToUnix(*ParseSqlDateTime(row[2])));
+  }
+  EXPECT_EQ(i, 50u) << "max_items defaults to 50 for a feed of the newest items";
+  const tinyxml2::XMLElement* first = channel->FirstChildElement("item");
+  EXPECT_EQ(Text(first, "title"), "Новое 中文 😀");
+  EXPECT_EQ(Text(first, "description"), "Текст 你好 😀 & ещё");
+  EXPECT_EQ(Text(first, "pubDate"), "Tue, 01 Jan 2030 00:00:00 +0200");
+}
+
+TEST_F(RecentIntegration, AtomListsTheNewestAdsWithEveryRequiredElement) {
+  App app(LoadConfig(Config()));
+  testing::Reply r = testing::Fetch(app, Get("/atom"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(r.body.data(), r.body.size()), tinyxml2::XML_SUCCESS);
+  const tinyxml2::XMLElement* feed = doc.RootElement();
+  EXPECT_STREQ(feed->Name(), "feed");
+  EXPECT_STREQ(feed->Attribute("xmlns"), "http://www.w3.org/2005/Atom");
+  EXPECT_EQ(Text(feed, "id"), "http://doska.example/feeds/atom");
+  EXPECT_EQ(Text(feed, "title"), "Доска");
+  ASSERT_NE(feed->FirstChildElement("author"), nullptr);
+  EXPECT_EQ(Text(feed->FirstChildElement("author"), "name"), "Доска");
+  const tinyxml2::XMLElement* self = feed->FirstChildElement("link");
+  ASSERT_NE(self, nullptr);
+  EXPECT_STREQ(self->Attribute("rel"), "self");
+  EXPECT_STREQ(self->Attribute("href"), "http://doska.example/feeds/atom");
+  // The feed's updated is the newest change among the entries listed.
+  auto updated = ParseRfc3339(Text(feed, "updated"));
+  ASSERT_TRUE(updated) << Text(feed, "updated");
+  EXPECT_EQ(*updated, testing::Kiev().ToUnix({2030, 1, 2, 3, 4, 5}));
+
+  const auto expected = Newest(30);
+  size_t i = 0;
+  for (auto* e = feed->FirstChildElement("entry"); e; e = e->NextSiblingElement("entry"), ++i) {
+    ASSERT_LT(i, expected.size());
+    const auto& row = expected[i];
+    const std::string url = "http://doska.example/ad/" + row[1] + ".html";
+    EXPECT_EQ(Text(e, "id"), url);
+    EXPECT_STREQ(e->FirstChildElement("link")->Attribute("href"), url.c_str());
+    EXPECT_FALSE(Text(e, "title").empty());
+    ASSERT_NE(e->FirstChildElement("summary"), nullptr);
+    auto up = ParseRfc3339(Text(e, "updated"));
+    auto pub = ParseRfc3339(Text(e, "published"));
+    ASSERT_TRUE(up && pub) << Text(e, "updated") << " " << Text(e, "published");
+    EXPECT_EQ(*up, testing::Kiev().ToUnix(*ParseSqlDateTime(row[3])));
+    EXPECT_EQ(*pub, testing::Kiev().ToUnix(*ParseSqlDateTime(row[2])));
+  }
+  EXPECT_EQ(i, 30u) << "max_items";
+  const tinyxml2::XMLElement* first = feed->FirstChildElement("entry");
+  EXPECT_EQ(Text(first, "title"), "Новое 中文 😀");
+  EXPECT_EQ(Text(first, "summary"), "Текст 你好 😀 & ещё");
+  EXPECT_EQ(Text(first, "updated"), "2030-01-02T03:04:05+02:00");
+}
+
+TEST_F(RecentIntegration, ConditionalRequestsAndANewAdChangeTheTag) {
+  App app(LoadConfig(Config()));
+  testing::Reply r = testing::Fetch(app, Get("/atom"));
+  Request cond = Get("/atom");
+  cond.if_none_match = r.headers["ETag"];
+  EXPECT_EQ(testing::Fetch(app, cond).status, 304);
+  testing::Mariadb(
+      "INSERT INTO listing (ref, title, body, added, updated) VALUES "
+      "('NEWEST2', 'Ещё новее', '', '2030-01-03 00:00:00', '2030-01-03 00:00:00')");
+  EXPECT_EQ(testing::Fetch(app, cond).status, 200);
+  testing::Mariadb("DELETE FROM listing WHERE ref = 'NEWEST2'");
+}
+
+}  // namespace
+}  // namespace feed
