@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_bytes.h"
 #include "continue_token.h"
 
 namespace {
@@ -27,22 +28,7 @@ const ContinueTokenCodec& Codec() {
   return codec;
 }
 
-// Reads the input front to back; zeros once it runs out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint64_t Take(int n) {
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v = (v << 8) | (pos_ < size_ ? data_[pos_++] : 0);
-    return v;
-  }
-  std::string_view Rest() const { return {reinterpret_cast<const char*>(data_) + pos_, size_ - pos_}; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using feed::fuzz::Bytes;
 
 // A value from one of the shapes the codec distinguishes.
 int64_t TakeValue(Bytes& b) {

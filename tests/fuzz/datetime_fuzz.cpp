@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_bytes.h"
 #include "datetime.h"
 #include "time_zone.h"
 
@@ -69,22 +70,7 @@ void Check(std::string_view s) {
   CheckHttp(s);
 }
 
-// Reads the input front to back; zeros once it runs out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint64_t Take(int n) {
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v = (v << 8) | (pos_ < size_ ? data_[pos_++] : 0);
-    return v;
-  }
-  bool Empty() const { return pos_ >= size_; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using feed::fuzz::Bytes;
 
 std::string Rfc850(UnixTime t) {
   static const char* const kLong[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};

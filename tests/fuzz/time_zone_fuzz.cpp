@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_bytes.h"
 #include "datetime.h"
 #include "time_zone.h"
 
@@ -69,22 +70,7 @@ const ZoneDir& Dir() {
   return dir;
 }
 
-// Reads the input front to back; zeros once it runs out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint64_t Take(int n) {
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v = (v << 8) | (pos_ < size_ ? data_[pos_++] : 0);
-    return v;
-  }
-  bool Empty() const { return pos_ >= size_; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using feed::fuzz::Bytes;
 
 constexpr int64_t kFar = int64_t{1} << 55;  // beyond it zones read as UTC (time_zone.h)
 

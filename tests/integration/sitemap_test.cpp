@@ -411,6 +411,30 @@ TEST_F(SitemapIntegration, UrlsArePercentEncodedEscapedOnceAndOverLongOnesLeftOu
   unlink(sql.c_str());
 }
 
+TEST_F(SitemapIntegration, CommandLineWritePrintsEachFileTheSummaryAndRobotsLines) {
+  const std::string config = SetConfig("max_items = 1000\n");
+  const std::string dir = TempDir() + "/maps", out = dir + ".out";
+  const std::string bin = "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' ";
+  ASSERT_EQ(testing::Shell(bin + "write --robots /sitemap.xml '" + dir + "' >'" + out + "' 2>&1"), 0) << Slurp(out);
+  const std::string text = Slurp(out);
+  const size_t ads = ActiveAds().size();
+  for (int n = 1; n <= static_cast<int>((ads + 999) / 1000); ++n) {
+    const std::string name = "sitemap-ads-" + std::to_string(n) + ".xml";
+    const size_t urls = n * 1000 <= static_cast<int>(ads) ? 1000 : ads % 1000;
+    EXPECT_NE(text.find(name + "\t" + std::to_string(urls) + " URLs\t" +
+                        std::to_string(Slurp(dir + "/" + name).size()) + " bytes\n"),
+              std::string::npos)
+        << name << " in:\n" << text;
+  }
+  EXPECT_NE(text.find(", " + std::to_string(ads) + " URLs, "), std::string::npos) << text;
+  EXPECT_NE(text.find("Sitemap: http://doska.example/maps/sitemap.xml\n"), std::string::npos) << text;
+  // A path that is no set, and a folder that cannot be made: exit 1, a reason.
+  EXPECT_EQ(testing::Shell(bin + "write /yads '" + dir + "' 2>/dev/null >/dev/null"), 1);
+  EXPECT_EQ(testing::Shell(bin + "write /sitemap.xml /nonexistent/folder/maps 2>'" + out + "' >/dev/null"), 1);
+  EXPECT_NE(Slurp(out).find("cannot create"), std::string::npos) << Slurp(out);
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
 TEST_F(SitemapIntegration, TextSetHasOneUrlALineAndSplitsAtItsLimits) {
   App app(LoadConfig(testing::WriteConfig(
       "[set urls]\npath = /urls.txt\nsections = u\npublish_url = http://doska.example/maps\n"
@@ -448,17 +472,10 @@ TEST_F(SitemapIntegration, TextSetHasOneUrlALineAndSplitsAtItsLimits) {
 // alone: its sitemap set (ads, jobs, documents), its text set, RSS and
 // Atom. tests/run.sh loads it when ../shared is there.
 TEST(LegacyBoard, SitemapsRssAndAtomFromTheLegacySchemaByConfigurationAlone) {
-  const char* db = std::getenv("FEED_TEST_LEGACY_DB");
-  if (!db) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
-  setenv("FEED_DB_SOCKET", Env("FEED_TEST_SOCKET").c_str(), 1);
-  setenv("FEED_DB_NAME", db, 1);
-  setenv("FEED_DB_USER", "feed", 1);
-  setenv("FEED_DB_PASSWORD", "feed", 1);
-  App app(LoadConfig(Env("FEED_TEST_ROOT") + "/conf/legacy-board.ini"));
-  unsetenv("FEED_DB_SOCKET");
-  unsetenv("FEED_DB_NAME");
-  unsetenv("FEED_DB_USER");
-  unsetenv("FEED_DB_PASSWORD");
+  std::optional<Config> legacy = testing::LegacyConfig();
+  if (!legacy) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
+  const std::string db = legacy->database.name;
+  App app(std::move(*legacy));
   app.CheckDatabase();
   auto count = [&](const std::string& sql) {
     return std::stoul(testing::Table("USE " + std::string(db) + "; " + sql)[0][0]);

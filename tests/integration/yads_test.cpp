@@ -501,17 +501,10 @@ namespace {
 // schema) served by conf/legacy-board.ini alone. tests/run.sh loads it when
 // ../shared is there; the project's own tests do not need it.
 TEST(LegacyBoard, YadsFeedFromTheLegacySchemaByConfigurationAlone) {
-  const char* db = std::getenv("FEED_TEST_LEGACY_DB");
-  if (!db) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
-  setenv("FEED_DB_SOCKET", Env("FEED_TEST_SOCKET").c_str(), 1);
-  setenv("FEED_DB_NAME", db, 1);
-  setenv("FEED_DB_USER", "feed", 1);
-  setenv("FEED_DB_PASSWORD", "feed", 1);
-  App app(LoadConfig(Env("FEED_TEST_ROOT") + "/conf/legacy-board.ini"));
-  unsetenv("FEED_DB_SOCKET");
-  unsetenv("FEED_DB_NAME");
-  unsetenv("FEED_DB_USER");
-  unsetenv("FEED_DB_PASSWORD");
+  std::optional<Config> legacy = testing::LegacyConfig();
+  if (!legacy) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
+  const std::string db = legacy->database.name;
+  App app(std::move(*legacy));
   app.CheckDatabase();
 
   // The tables are cp1251: HEX() of their UTF-8 conversion.

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& yads_ove
 // `feeds` (INI text of [feed ...] sections; paths may use @ROOT@ for the
 // repository). Returns its path.
 std::string WriteConfig(const std::string& feeds);
+
+// conf/legacy-board.ini pointed at the legacy board tests/run.sh loaded
+// from ../shared/board (FEED_TEST_LEGACY_DB), or nullopt when there is none.
+std::optional<Config> LegacyConfig();
 
 // Stops and starts the private MariaDB (harness script).
 void StopDatabase();
