@@ -5,10 +5,15 @@ in the same run. Run through bench/run.sh (which builds the binary).
 
 Every contender's output is checked for completeness (its item count equals
 the database's) before its time is used: a fast wrong answer is no result.
-Results: a Markdown table and latest.json in bench/results/, and a PNG chart.
+Results: a Markdown table and latest.json in bench/results/, and PNG charts.
+
+    bench.py                   every measurement
+    bench.py --only sitemaps   only the sitemap group (also BENCH_ONLY=sitemaps)
+    bench.py --report          the report again from the last run's figures
 """
 
 import datetime
+import gzip
 import json
 import os
 import platform
@@ -20,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.parsers.expat
+import zoneinfo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.normpath(os.path.join(ROOT, '..', 'shared', 'board'))
@@ -29,8 +36,25 @@ ROUNDS = int(os.environ.get('BENCH_ROUNDS', 3))
 BASE = os.environ.get('BENCH_DIR', '/tmp/feed-bench')
 WRK_SECONDS = int(os.environ.get('BENCH_WRK_SECONDS', 20))
 CONCURRENCY = 16
-RESULTS = os.path.join(ROOT, 'bench', 'results')
+RESULTS = os.environ.get('BENCH_RESULTS', os.path.join(ROOT, 'bench', 'results'))
 BINARY = os.path.join(ROOT, 'build', 'bench', 'feed.fcgi')
+# The groups of measurements; --only picks some (the others keep the figures
+# of the last run at the same board size).
+GROUPS = ('yads', 'jooble', 'memory', 'sitemaps')
+ONLY_GROUPS = ('sitemaps',)
+# sitemap.js (npm `sitemap`), the sitemap contender, and its driver.
+SITEMAP_JS = 'sitemap@8'
+SITEMAP_JS_DIR = os.path.join(BASE, 'sitemapjs')
+SITEMAP_JS_SCRIPT = os.path.join(ROOT, 'bench', 'sitemap_js.js')
+GNU_TIME = '/usr/bin/time'
+# The sitemaps.org limits of one sitemap file.
+SITEMAP_MAX_URLS = 50000
+SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+# The URL and date columns of the ads' sitemap, as the mariadb client reads
+# them: the floor of writing the sitemap set.
+SITEMAP_QUERY = ("SELECT CONCAT('http://doska.example/ad/', ad_id, '.html'), updated FROM ads "
+                 "WHERE status = 'active'{range} ORDER BY ad_id")
+LIVE_REPEATS = 5   # fetches of the live part (and floor reads) per round
 
 # yads.php's own query, unpaged: the floor of a full dump.
 YADS_QUERY = ("SELECT a.ad_id, a.title, a.text, a.author, a.kind, c.name AS town, a.phone, a.email, "
@@ -79,10 +103,13 @@ class Board:
         run([os.path.join(SHARED, 'serve.sh'), 'start', '-d', self.dir, '-p', str(self.port),
              '--ads', str(self.ads), '--jobs', str(self.jobs), '--files', '100'],
             stdout=subprocess.DEVNULL)
-        # The project's own table, and read access to it for the board user.
+        # The project's own tables. The board user only reads the robots'
+        # visits (so that the Jooble dump stays full in every round), and
+        # keeps the live sitemap parts' plan (sitemap index and parts).
         with open(os.path.join(ROOT, 'sql', 'state.sql')) as f:
             self.sql(f.read(), root=True)
-        self.sql("GRANT SELECT ON board.feed_robot_visit TO 'board'@'localhost'", root=True)
+        self.sql("GRANT SELECT ON board.feed_robot_visit TO 'board'@'localhost';"
+                 "GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'board'@'localhost'", root=True)
 
     def stop(self):
         run([os.path.join(SHARED, 'serve.sh'), 'stop', '-d', self.dir], stdout=subprocess.DEVNULL)
@@ -92,6 +119,10 @@ class Board:
         if not root:
             cmd += ['-uboard', '-pboard']
         return cmd + ['board']
+
+    def feed_env(self):
+        """The environment that points feed.fcgi's command line at this board."""
+        return dict(os.environ, FEED_DB_SOCKET=self.sock, FEED_DB_USER='board', FEED_DB_PASSWORD='board')
 
     def sql(self, text, root=False):
         return run(self.client(root=root) + ['-N', '-B'], input=text, capture_output=True).stdout
@@ -129,7 +160,10 @@ class FeedServer:
         conf = os.path.join(self.site, 'conf', 'legacy-board.ini')
         with open(conf) as f:
             text = f.read()
+        # Only that section: the file goes on with others (sitemaps, RSS).
         jooble = text[text.index('[feed jooble]'):]
+        after = re.search(r'^\[', jooble[1:], re.M)
+        jooble = jooble[:after.start() + 1] if after else jooble
         jooble = jooble.replace('[feed jooble]', '[feed jooble-1251]').replace('path           = /jooble', 'path           = /jooble-1251')
         jooble = jooble.replace('encoding       = UTF-8', 'encoding       = windows-1251')
         with open(conf, 'a') as f:
@@ -138,6 +172,12 @@ class FeedServer:
     def start(self, board):
         """(Re)starts Apache, so that feed.fcgi processes begin afresh."""
         self.stop()
+        # A config mistake would only show as HTTP 500s: say it here.
+        conf = os.path.join(self.site, 'conf', 'legacy-board.ini')
+        check = subprocess.run([os.path.join(self.site, 'cgi-bin', 'feed.fcgi'), '--config', conf, 'check'],
+                               env=board.feed_env(), capture_output=True, text=True)
+        if check.returncode != 0:
+            raise SystemExit('bench: the deployed feed.fcgi refuses its config: %s' % check.stderr.strip())
         # As many processes as serve.sh gives PHP, so neither waits for a free one.
         env = dict(os.environ, FEED_DB_SOCKET=board.sock, FEED_DB_USER='board', FEED_DB_PASSWORD='board',
                    FCGID_MAX_PROCESSES='32')
@@ -357,17 +397,357 @@ def memory(small, big, feed, results, big_peak):
     })
 
 
-def chart(results, path):
-    data = os.path.join(BASE, 'chart.dat')
-    rows = [('feed.fcgi', results['yads_full_feed_ads_per_s']), ('yads.php', results['yads_full_php_ads_per_s']),
-            ('floor (mariadb)', results['yads_full_floor_ads_per_s'])]
+def ini_sections(path):
+    """The sections of an INI file: name -> its key lines (no comments)."""
+    sections, name = {}, None
+    with open(path) as f:
+        for line in f.read().splitlines():
+            m = re.match(r'\s*\[([^\]]+)\]\s*$', line)
+            if m:
+                name = m.group(1).strip()
+                sections[name] = []
+            elif name is not None and line.strip() and not line.lstrip().startswith(';'):
+                sections[name].append(line)
+    return sections
+
+
+def ini_value(lines, key):
+    for line in lines:
+        m = re.match(r'\s*%s\s*=\s*(.*?)\s*(;.*)?$' % re.escape(key), line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def sitemap_configs(feed, work):
+    """The bench's two configs of the ads' sitemap set, made from the deployed
+    conf/legacy-board.ini: [database], [site] and [feed ads] as they are
+    there, and [set sitemap] with the ads section only; once with
+    gzip_files = 0 and once with gzip_files = 1 in both the set and the feed.
+    Returns {mode: path} and the site's time zone."""
+    legacy = os.path.join(feed.site, 'conf', 'legacy-board.ini')
+    here = os.path.dirname(legacy)
+    sec = ini_sections(legacy)
+    for name in ('database', 'site', 'set sitemap', 'feed ads'):
+        if name not in sec:
+            raise SystemExit('bench: %s has no [%s]' % (legacy, name))
+
+    def absolute(line):  # the config lives elsewhere: its files by absolute path
+        return re.sub(r'^(\s*[\w.-]+\s*=\s*)(\.\.?/[^\s;]*)',
+                      lambda m: m.group(1) + os.path.normpath(os.path.join(here, m.group(2))), line)
+
+    ads = [absolute(l) for l in sec['feed ads'] if not re.match(r'\s*gzip_files\s*=', l)]
+    confs = {}
+    for mode, gz in (('plain', 0), ('gzip', 1)):
+        lines = (['; The legacy board\'s ads as one sitemap set, for bench/bench.py (from %s)' % legacy, '',
+                  '[database]'] + sec['database'] + ['', '[site]'] + sec['site'] + [
+                  '', '[set sitemap]', 'path        = /sitemap.xml',
+                  absolute('template    = ' + ini_value(sec['set sitemap'], 'template')),
+                  'sections    = ads', 'publish_url = http://doska.example/feeds', 'gzip_files  = %d' % gz,
+                  '', '[feed ads]'] + ads + ['gzip_files  = %d' % gz, ''])
+        confs[mode] = os.path.join(work, 'sitemap-%s.ini' % mode)
+        with open(confs[mode], 'w') as f:
+            f.write('\n'.join(lines))
+    return confs, ini_value(sec['site'], 'time_zone') or 'UTC'
+
+
+def timed_rss(cmd, env=None):
+    """Runs cmd under GNU time: wall seconds, its stdout, peak RSS in KiB and
+    CPU seconds (user + system)."""
+    with tempfile.NamedTemporaryFile('r', dir=BASE) as tf:
+        t, p = timed(lambda: subprocess.run([GNU_TIME, '-f', '%M %U %S', '-o', tf.name] + cmd, env=env,
+                                            capture_output=True, text=True))
+        if p.returncode != 0:
+            raise SystemExit('bench: %s failed (exit %d): %s' % (' '.join(os.path.basename(c) for c in cmd[:2]),
+                                                                 p.returncode, p.stderr.strip()[-2000:]))
+        peak, user, system = tf.read().split()[-3:]
+        return t, p.stdout, int(peak), float(user) + float(system)
+
+
+def feed_write(conf, board, out):
+    """feed.fcgi write /sitemap.xml OUT with a bench config, on a board."""
+    t, stdout, peak, cpu = timed_rss([BINARY, '--config', conf, 'write', '/sitemap.xml', out], env=board.feed_env())
+    m = re.search(r': (\d+) files, (\d+) URLs, (\d+) bytes, (\d+) rows left out$', stdout, re.M)
+    if not m:
+        raise SystemExit('bench: feed.fcgi write printed no summary: %s' % stdout[-1000:])
+    if int(m.group(4)):
+        raise SystemExit('bench: feed.fcgi write left rows out: %s' % stdout[m.start():][:2000])
+    return t, peak, cpu
+
+
+def js_write(urls, out, mode):
+    """bench/sitemap_js.js: sitemap.js writing the same set from the dump."""
+    os.makedirs(out)
+    env = dict(os.environ, NODE_PATH=os.path.join(SITEMAP_JS_DIR, 'node_modules'))
+    t, _, peak, cpu = timed_rss(['node', SITEMAP_JS_SCRIPT, urls, out, mode], env=env)
+    return t, peak, cpu
+
+
+def install_sitemap_js():
+    """sitemap.js from npm into BENCH_DIR/sitemapjs, once. Its version."""
+    pkg = os.path.join(SITEMAP_JS_DIR, 'node_modules', 'sitemap', 'package.json')
+
+    def version():
+        try:
+            with open(pkg) as f:
+                return json.load(f)['version']
+        except (OSError, ValueError, KeyError):
+            return ''
+
+    if not version().startswith(SITEMAP_JS.split('@')[1] + '.'):
+        log('npm install %s into %s' % (SITEMAP_JS, SITEMAP_JS_DIR))
+        os.makedirs(SITEMAP_JS_DIR, exist_ok=True)
+        run(['npm', 'install', '--prefix', SITEMAP_JS_DIR, '--no-audit', '--no-fund', SITEMAP_JS],
+            stdout=subprocess.DEVNULL)
+    if not version():
+        raise SystemExit('bench: npm did not install %s into %s' % (SITEMAP_JS, SITEMAP_JS_DIR))
+    return version()
+
+
+def dump_sitemap_urls(board, path, zone_name, expected):
+    """The ads' URLs and lastmods for sitemap.js, read from the database once
+    and outside the timing: 'URL<TAB>lastmod' a line, lastmod in W3C
+    datetime with the site's offset (as feed.fcgi writes it)."""
+    raw = path + '.raw'
+    with open(raw, 'wb') as f:
+        run(board.client('utf8mb4') + ['--quick', '-N', '-B', '-e', SITEMAP_QUERY.format(range='')], stdout=f)
+    zone, offsets, n = zoneinfo.ZoneInfo(zone_name), {}, 0
+    with open(raw) as src, open(path, 'w') as out:
+        for line in src:
+            url, updated = line.rstrip('\n').split('\t')
+            off = offsets.get(updated[:13])  # the offset changes on the hour at most
+            if off is None:
+                z = datetime.datetime.fromisoformat(updated).replace(tzinfo=zone).strftime('%z')
+                off = offsets[updated[:13]] = z[:3] + ':' + z[3:]
+            out.write('%s\t%sT%s%s\n' % (url, updated[:10], updated[11:19], off))
+            n += 1
+    os.remove(raw)
+    if n != expected:
+        raise SystemExit('bench: the URL dump has %d lines, the database has %d active ads' % (n, expected))
+
+
+def parse_xml(data, who, name):
+    try:
+        xml.parsers.expat.ParserCreate().Parse(data, True)
+    except xml.parsers.expat.ExpatError as e:
+        raise SystemExit('bench: %s: %s does not parse: %s' % (who, name, e))
+
+
+def check_sitemap_set(d, expected, who, layout):
+    """Before a time is used: the sitemap set in d is complete and sound.
+    layout: 'plain' (.xml only), 'twins' (each .xml with its .xml.gz) or
+    'gz' (.xml.gz only). Every file parses as XML (a .gz first passes
+    gunzip -t, and unpacks to its plain twin's bytes), each part holds at
+    most 50,000 URLs and 50 MiB, the index sitemap.xml lists exactly the
+    parts, and the parts' <url> count equals the database's count."""
+    def fail(why):
+        raise SystemExit('bench: %s wrote a wrong sitemap set in %s: %s' % (who, d, why))
+
+    names = set(os.listdir(d))
+    plain = {n for n in names if n.endswith('.xml')}
+    gz = {n[:-3] for n in names if n.endswith('.xml.gz')}
+    if names - plain - {n + '.gz' for n in gz}:
+        fail('unexpected files %s' % sorted(names - plain - {n + '.gz' for n in gz})[:5])
+    if {'plain': not gz, 'twins': gz == plain, 'gz': not plain}[layout] is False:
+        fail('expected a %s set, found %d .xml and %d .xml.gz files' % (layout, len(plain), len(gz)))
+    parts, index = {}, None
+    for doc in sorted(plain | gz):
+        data = None
+        if doc in plain:
+            with open(os.path.join(d, doc), 'rb') as f:
+                data = f.read()
+        if doc in gz:
+            path = os.path.join(d, doc + '.gz')
+            if subprocess.run(['gunzip', '-t', path], capture_output=True).returncode != 0:
+                fail('gunzip -t fails on %s.gz' % doc)
+            with gzip.open(path, 'rb') as f:
+                unpacked = f.read()
+            if data is not None and unpacked != data:
+                fail('%s.gz does not unpack to %s' % (doc, doc))
+            data = unpacked
+        parse_xml(data, who, doc)
+        if doc == 'sitemap.xml':
+            index = data
+            continue
+        if not re.fullmatch(r'sitemap-ads-\d+\.xml', doc):
+            fail('unexpected file %s' % doc)
+        parts[doc] = data.count(b'<url>')
+        if parts[doc] > SITEMAP_MAX_URLS or len(data) > SITEMAP_MAX_BYTES:
+            fail('%s holds %d URLs in %d bytes' % (doc, parts[doc], len(data)))
+    if index is None:
+        fail('no index sitemap.xml')
+    listed = sorted(re.sub(r'\.gz$', '', l.decode().rsplit('/', 1)[-1])
+                    for l in re.findall(rb'<loc>\s*([^<]*?)\s*</loc>', index))
+    if listed != sorted(parts):
+        fail('the index lists %s, the parts are %s' % (listed[:4], sorted(parts)[:4]))
+    urls = sum(parts.values())
+    if urls != expected:
+        fail('%d URLs, the database has %d active ads' % (urls, expected))
+    size = lambda docs, ext: sum(os.path.getsize(os.path.join(d, n + ext)) for n in docs)
+    return {'parts': len(parts), 'files': len(names), 'xml_bytes': size(plain, ''), 'gz_bytes': size(gz, '.gz')}
+
+
+def sitemap_floor(board, charset, id_range, out):
+    """The mariadb client reading the sitemap's URL and date columns into a
+    file: (seconds, rows)."""
+    cmd = board.client(charset) + ['--quick', '-N', '-B', '-e', SITEMAP_QUERY.format(range=id_range)]
+    with open(out, 'wb') as f:
+        t, _ = timed(lambda: run(cmd, stdout=f))
+    return t, int(run(['wc', '-l', out], capture_output=True).stdout.split()[0])
+
+
+def live_sitemap_part(board, feed):
+    """GET /sitemap-ads-2.xml through Apache (after the index, which makes
+    the part plan), against the mariadb client reading that part's id range.
+    On a board with one ads part, the first part."""
+    with tempfile.TemporaryDirectory(dir=BASE) as d:
+        index = os.path.join(d, 'sitemap.xml')
+        run(['curl', '-sf', '-o', index, feed.url + '/sitemap.xml'])
+        with open(index, 'rb') as f:
+            data = f.read()
+        parse_xml(data, 'the live index', 'sitemap.xml')
+        numbers = sorted(int(n) for n in re.findall(rb'/sitemap-ads-(\d+)\.xml</loc>', data))
+        if not numbers:
+            raise SystemExit('bench: the live index lists no ads part: %s' % data[:500])
+        name = 'sitemap-ads-%d.xml' % (2 if 2 in numbers else numbers[-1])
+        part = os.path.join(d, name)
+
+        def fetch():
+            run(['curl', '-sf', '-o', part, feed.url + '/' + name])
+            with open(part, 'rb') as f:
+                return f.read()
+
+        data = fetch()  # the first fetch is not timed
+        parse_xml(data, 'the live part', name)
+        ids = [int(i) for i in re.findall(rb'<loc>http://doska\.example/ad/(\d+)\.html</loc>', data)]
+        urls = data.count(b'<url>')
+        expected = int(board.one("SELECT COUNT(*) FROM ads WHERE status = 'active' AND ad_id BETWEEN %d AND %d"
+                                 % (ids[0], ids[-1]))) if ids else -1
+        if not ids or len(ids) != urls or urls != expected:
+            raise SystemExit('bench: the live %s has %d URLs, the database %d in its id range' % (name, urls, expected))
+        id_range = ' AND ad_id > %d AND ad_id <= %d' % (ids[0] - 1, ids[-1])
+        times = {'feed': [], 'floor_cp1251': [], 'floor_utf8mb4': []}
+        for r in range(ROUNDS):
+            for _ in range(LIVE_REPEATS):
+                t, got = timed(fetch)
+                if got.count(b'<url>') != urls:
+                    raise SystemExit('bench: the live %s changed: %d URLs' % (name, got.count(b'<url>')))
+                times['feed'].append(t)
+                for cs in ('cp1251', 'utf8mb4'):
+                    t, rows = sitemap_floor(board, cs, id_range, os.path.join(d, 'floor.tsv'))
+                    if rows != urls:
+                        raise SystemExit('bench: the floor read %d rows of %s\'s range, expected %d' % (rows, name, urls))
+                    times['floor_' + cs].append(t)
+            log('live sitemap part round %d: %s %.1f ms, floor cp1251 %.1f ms, utf8mb4 %.1f ms' % (
+                r + 1, name, *(1000 * median(v[-LIVE_REPEATS:]) for v in times.values())))
+    m = {k: 1000 * median(v) for k, v in times.items()}
+    floor = min(m['floor_cp1251'], m['floor_utf8mb4'])
+    return {
+        'sitemap_live_part': name, 'sitemap_live_part_urls': urls,
+        'sitemap_live_part_first_id': ids[0], 'sitemap_live_part_last_id': ids[-1],
+        'sitemap_live_samples': len(times['feed']),
+        'sitemap_live_feed_ms': m['feed'], 'sitemap_live_floor_cp1251_ms': m['floor_cp1251'],
+        'sitemap_live_floor_utf8mb4_ms': m['floor_utf8mb4'],
+        'ratio_sitemap_live_feed_vs_floor': m['feed'] / floor,
+    }
+
+
+def sitemaps(big, small, feed, results):
+    """5. The ads as a sitemap set: feed.fcgi write (plain, and with .gz
+    twins) against sitemap.js and the mariadb client; write's peak memory on
+    the small and the full board; one part served live through Apache."""
+    for tool, hint in (('node', 'Node.js 14 or later'), ('npm', 'npm'), ('gunzip', 'gzip'),
+                       (GNU_TIME, 'the Debian package time (bench/run.sh installs it)')):
+        if not shutil.which(tool):
+            raise SystemExit('bench: the sitemap measurements need %s (%s)' % (tool, hint))
+    version = install_sitemap_js()
+    node = run(['node', '--version'], capture_output=True).stdout.strip()
+    work = os.path.join(BASE, 'sitemap')
+    os.makedirs(work, exist_ok=True)
+    confs, zone = sitemap_configs(feed, work)
+    expected = int(big.one("SELECT COUNT(*) FROM ads WHERE status = 'active'"))
+    urls = os.path.join(work, 'urls-%d-%d.tsv' % (big.ads, big.jobs))
+    dump_sitemap_urls(big, urls, zone, expected)
+    contenders = {
+        'feed_plain': (lambda out: feed_write(confs['plain'], big, out), 'plain'),
+        'feed_gzip': (lambda out: feed_write(confs['gzip'], big, out), 'twins'),
+        'js_plain': (lambda out: js_write(urls, out, 'plain'), 'plain'),
+        'js_gzip': (lambda out: js_write(urls, out, 'gzip'), 'gz'),
+    }
+    times = {k: [] for k in list(contenders) + ['floor_cp1251', 'floor_utf8mb4']}
+    peaks = {k: [] for k in contenders}
+    cpus = {k: [] for k in contenders}
+    sets = {}
+    for r in range(ROUNDS):
+        for name, (fn, layout) in contenders.items():
+            with tempfile.TemporaryDirectory(dir=BASE) as d:
+                out = os.path.join(d, 'set')
+                t, peak, cpu = fn(out)
+                sets[name] = check_sitemap_set(out, expected, name, layout)
+            times[name].append(t)
+            peaks[name].append(peak)
+            cpus[name].append(cpu)
+            log('sitemaps round %d: %s %.2f s (CPU %.2f s), %d files, peak %.1f MiB' % (
+                r + 1, name, t, cpu, sets[name]['files'], peak / 1024))
+        for cs in ('cp1251', 'utf8mb4'):
+            with tempfile.TemporaryDirectory(dir=BASE) as d:
+                t, rows = sitemap_floor(big, cs, '', os.path.join(d, 'urls.tsv'))
+            if rows != expected:
+                raise SystemExit('bench: the sitemap floor gave %d rows, expected %d' % (rows, expected))
+            times['floor_' + cs].append(t)
+            log('sitemaps round %d: floor %s %.2f s' % (r + 1, cs, t))
+    os.remove(urls)
+    m = {k: median(v) for k, v in times.items()}
+    floor = min(m['floor_cp1251'], m['floor_utf8mb4'])
+    # write's peak memory on the small board, each mode once.
+    small_expected = int(small.one("SELECT COUNT(*) FROM ads WHERE status = 'active'"))
+    small_peaks = {}
+    for mode, layout in (('plain', 'plain'), ('gzip', 'twins')):
+        with tempfile.TemporaryDirectory(dir=BASE) as d:
+            out = os.path.join(d, 'set')
+            _, small_peaks[mode], _ = feed_write(confs[mode], small, out)
+            check_sitemap_set(out, small_expected, 'feed_%s on the %d-ad board' % (mode, small.ads), layout)
+        log('sitemaps: write %s on the %d-ad board: peak %.1f MiB' % (mode, small.ads, small_peaks[mode] / 1024))
+    full_peak = max(max(peaks['feed_plain']), max(peaks['feed_gzip']))
+    small_peak = max(small_peaks.values())
+    results.update({
+        'sitemap_ads': expected, 'sitemap_parts': sets['feed_plain']['parts'],
+        'sitemap_js_version': version, 'sitemap_node_version': node,
+        'sitemap_floor_cp1251_s': m['floor_cp1251'], 'sitemap_floor_utf8mb4_s': m['floor_utf8mb4'],
+        'sitemap_floor_urls_per_s': expected / floor,
+        'sitemap_feed_plain_bytes': sets['feed_plain']['xml_bytes'],
+        'sitemap_feed_gzip_bytes': sets['feed_gzip']['xml_bytes'] + sets['feed_gzip']['gz_bytes'],
+        'sitemap_feed_gzip_gz_bytes': sets['feed_gzip']['gz_bytes'],
+        'sitemap_js_plain_bytes': sets['js_plain']['xml_bytes'], 'sitemap_js_gzip_bytes': sets['js_gzip']['gz_bytes'],
+        'ratio_sitemap_feed_plain_time_vs_floor': m['feed_plain'] / floor,
+        'ratio_sitemap_js_plain_time_vs_feed': m['js_plain'] / m['feed_plain'],
+        'ratio_sitemap_js_gzip_time_vs_feed': m['js_gzip'] / m['feed_gzip'],
+        'sitemap_write_peak_rss_small_ads': small.ads, 'sitemap_write_peak_rss_full_ads': big.ads,
+        'sitemap_write_peak_rss_kib_small_plain': small_peaks['plain'],
+        'sitemap_write_peak_rss_kib_small_gzip': small_peaks['gzip'],
+        'sitemap_write_peak_rss_kib_full_plain': max(peaks['feed_plain']),
+        'sitemap_write_peak_rss_kib_full_gzip': max(peaks['feed_gzip']),
+        'sitemap_write_peak_rss_kib_small': small_peak, 'sitemap_write_peak_rss_kib_full': full_peak,
+        'ratio_sitemap_write_peak_rss_full_vs_small': full_peak / small_peak,
+        'sitemap_js_peak_rss_kib_plain': max(peaks['js_plain']), 'sitemap_js_peak_rss_kib_gzip': max(peaks['js_gzip']),
+    })
+    for k in contenders:
+        results['sitemap_%s_s' % k] = m[k]
+        results['sitemap_%s_cpu_s' % k] = median(cpus[k])
+        results['sitemap_%s_urls_per_s' % k] = expected / m[k]
+    results.update(live_sitemap_part(big, feed))
+
+
+def chart(rows, title, path):
+    """A bar chart (gnuplot) of (name, value) rows."""
+    data = path + '.dat'
     with open(data, 'w') as f:
         for i, (name, v) in enumerate(rows):
             f.write('%d "%s" %.0f\n' % (i, name, v))
-    script = '''
+    script = """
 set terminal pngcairo size 800,480
 set output '%s'
-set title "Full Yads dump, %d ads: throughput (ads/s, higher is better)"
+set title "%s"
 set style fill solid 0.8
 set boxwidth 0.6
 set yrange [0:*]
@@ -375,23 +755,47 @@ set offsets 0, 0, graph 0.1, 0
 set grid ytics
 unset key
 plot '%s' using 1:3:xtic(2) with boxes lc rgb "#4472c4", '' using 1:3:(sprintf("%%.0f", $3)) with labels offset 0,1
-''' % (path, results['yads_full_ads'], data)
+""" % (path, title, data)
     try:
         run(['gnuplot'], input=script)
     except (OSError, subprocess.CalledProcessError) as e:
         log('no chart: %s' % e)
+    finally:
+        if os.path.exists(data):
+            os.remove(data)
 
 
 def report(results):
     r = results
-    ok = lambda b: 'met' if b else '**not met**'
-    t_full = r['ratio_yads_full_feed_time_vs_floor']
-    t_incr = r['ratio_yads_incr_feed_vs_floor']
-    growth = r['ratio_feed_peak_rss_full_vs_small']
+    groups = measured_groups(r)
     lines = [
         '# Benchmark %s' % r['when'], '',
         'Machine: %s, %d cores. Board: %d ads, %d vacancies. Medians of %d rounds; contenders run in turn.' % (
-            r['machine'], r['cores'], r['ads'], r['jobs'], r['rounds']), '',
+            r['machine'], r['cores'], r['ads'], r['jobs'], r['rounds']), '']
+    if len(set(groups.values())) > 1:
+        lines += ['Measured: %s.' % '; '.join('%s %s' % (g, w) for g, w in groups.items()), '']
+    if 'yads' in groups:
+        lines += report_yads(r)
+    if 'jooble' in groups:
+        lines += report_jooble(r)
+    if 'memory' in groups:
+        lines += report_memory(r)
+    if 'sitemaps' in groups:
+        lines += report_sitemaps(r)
+    for key, alt in (('chart', 'throughput'), ('sitemap_chart', 'sitemaps')):
+        if r.get(key):
+            lines += ['![%s](%s)' % (alt, os.path.basename(r[key])), '']
+    return '\n'.join(lines)
+
+
+def ok(b):
+    return 'met' if b else '**not met**'
+
+
+def report_yads(r):
+    t_full = r['ratio_yads_full_feed_time_vs_floor']
+    t_incr = r['ratio_yads_incr_feed_vs_floor']
+    return [
         '## 1. Full Yads dump (%d active ads, every page to the last `<continue>`, one curl per page)' % r['yads_full_ads'], '',
         '| contender | time | ads/s |', '|---|---:|---:|',
         '| feed.fcgi | %.2f s | %.0f |' % (r['yads_full_feed_s'], r['yads_full_feed_ads_per_s']),
@@ -409,6 +813,11 @@ def report(results):
         '| floor: mariadb-slap, yads.php\'s page query | %.0f | |' % r['yads_incr_floor_qps'], '',
         '- feed.fcgi / floor: **%.2f×** (target at least 0.8×: %s)' % (t_incr, ok(t_incr >= 0.8)),
         '- feed.fcgi / yads.php: **%.2f×**' % r['ratio_yads_incr_feed_vs_php'], '',
+    ]
+
+
+def report_jooble(r):
+    return [
         '## 3. Full Jooble dump', '',
         '| contender | jobs | time | jobs/s |', '|---|---:|---:|---:|',
         '| feed.fcgi, UTF-8 | %d | %.2f s | %.0f |' % (r['jooble_full_feed_jobs'], r['jooble_full_feed_utf8_s'], r['jooble_full_feed_utf8_jobs_per_s']),
@@ -421,19 +830,120 @@ def report(results):
             r['ratio_jooble_full_feed_utf8_rate_vs_floor'],
             '**%.2f×**' % r['ratio_jooble_full_feed_utf8_rate_vs_php'] if r['ratio_jooble_full_feed_utf8_rate_vs_php']
             else 'none (jooble.php gave no feed)'), '',
+    ]
+
+
+def report_memory(r):
+    growth = r['ratio_feed_peak_rss_full_vs_small']
+    return [
         '## 4. Memory: feed.fcgi peak resident size (VmHWM) over a full Yads dump', '',
         '| board | peak |', '|---|---:|',
         '| %d ads | %.1f MiB |' % (r['feed_peak_rss_small_ads'], r['feed_peak_rss_kib_small'] / 1024),
         '| %d ads | %.1f MiB |' % (r['feed_peak_rss_full_ads'], r['feed_peak_rss_kib_full'] / 1024), '',
         '- under 32 MiB: %s; full / small: **%.2f×** (target within 10%%: %s)' % (
             ok(r['feed_peak_rss_kib_full'] < 32 * 1024), growth, ok(abs(growth - 1) <= 0.10)), '',
-        '![throughput](%s)' % os.path.basename(r['chart']), '',
     ]
-    return '\n'.join(lines)
+
+
+def report_sitemaps(r):
+    n = r['sitemap_ads']
+    mib = lambda kib: kib / 1024
+    def row(name, key, written):
+        cpu = r.get(key[:-len('_s')] + '_cpu_s')
+        return '| %s | %.2f s | %s | %.0f | %s |' % (name, r[key], '%.2f s' % cpu if cpu is not None else '',
+                                                   n / r[key], written)
+    growth = r['ratio_sitemap_write_peak_rss_full_vs_small']
+    t_floor = r['ratio_sitemap_feed_plain_time_vs_floor']
+    js_plain, js_gzip = r['ratio_sitemap_js_plain_time_vs_feed'], r['ratio_sitemap_js_gzip_time_vs_feed']
+    live = r['ratio_sitemap_live_feed_vs_floor']
+    return [
+        '## 5. Sitemaps: the ads as a sitemap set (%d active ads: an index and %d part%s of at most 50,000 URLs)' % (
+            n, r['sitemap_parts'], '' if r['sitemap_parts'] == 1 else 's'), '',
+        '| contender | time | CPU (user + sys) | URLs/s | written |', '|---|---:|---:|---:|---|',
+        row('feed.fcgi write, gzip_files = 0', 'sitemap_feed_plain_s', '%.1f MB .xml' % (r['sitemap_feed_plain_bytes'] / 1e6)),
+        row('feed.fcgi write, gzip_files = 1', 'sitemap_feed_gzip_s', '%.1f MB .xml + %.1f MB .gz twins' % (
+            (r['sitemap_feed_gzip_bytes'] - r['sitemap_feed_gzip_gz_bytes']) / 1e6, r['sitemap_feed_gzip_gz_bytes'] / 1e6)),
+        row('sitemap.js %s (Node %s), plain' % (r['sitemap_js_version'], r['sitemap_node_version']), 'sitemap_js_plain_s',
+            '%.1f MB .xml' % (r['sitemap_js_plain_bytes'] / 1e6)),
+        row('sitemap.js, gzip', 'sitemap_js_gzip_s', '%.1f MB .xml.gz only' % (r['sitemap_js_gzip_bytes'] / 1e6)),
+        row('floor: mariadb --quick, cp1251', 'sitemap_floor_cp1251_s', 'URL and date, a TSV file'),
+        row('floor: mariadb --quick, utf8mb4', 'sitemap_floor_utf8mb4_s', 'URL and date, a TSV file'), '',
+        '- feed.fcgi plain time / floor time: **%.2f×** (target at most 1.3×: %s)' % (t_floor, ok(t_floor <= 1.3)),
+        '- sitemap.js plain time / feed.fcgi plain time: **%.1f×** (target at least 10×: %s)' % (js_plain, ok(js_plain >= 10)),
+        '- sitemap.js gzip time / feed.fcgi gzip time: **%.1f×** (target at least 10×: %s)' % (js_gzip, ok(js_gzip >= 10)),
+        '',
+        '### Peak memory of `feed.fcgi write` (GNU time, maximum resident set size)', '',
+        '| board | gzip_files = 0 | gzip_files = 1 |', '|---|---:|---:|',
+        '| %d ads | %.1f MiB | %.1f MiB |' % (r['sitemap_write_peak_rss_small_ads'],
+                                             mib(r['sitemap_write_peak_rss_kib_small_plain']),
+                                             mib(r['sitemap_write_peak_rss_kib_small_gzip'])),
+        '| %d ads | %.1f MiB | %.1f MiB |' % (r['sitemap_write_peak_rss_full_ads'],
+                                             mib(r['sitemap_write_peak_rss_kib_full_plain']),
+                                             mib(r['sitemap_write_peak_rss_kib_full_gzip'])), '',
+        '- under 32 MiB: %s; full / small (the larger of the two modes): **%.2f×** (target within 10%%: %s)' % (
+            ok(r['sitemap_write_peak_rss_kib_full'] < 32 * 1024), growth, ok(abs(growth - 1) <= 0.10)),
+        '- sitemap.js for comparison: %.1f MiB plain, %.1f MiB gzip' % (
+            mib(r['sitemap_js_peak_rss_kib_plain']), mib(r['sitemap_js_peak_rss_kib_gzip'])), '',
+        '### One part live: `GET /%s` through Apache mod_fcgid (%d URLs, ad_id %d to %d)' % (
+            r['sitemap_live_part'], r['sitemap_live_part_urls'], r['sitemap_live_part_first_id'],
+            r['sitemap_live_part_last_id']), '',
+        '| contender | median latency (%d fetches) |' % r['sitemap_live_samples'], '|---|---:|',
+        '| feed.fcgi, curl | %.1f ms |' % r['sitemap_live_feed_ms'],
+        '| floor: mariadb --quick, the same id range, cp1251 | %.1f ms |' % r['sitemap_live_floor_cp1251_ms'],
+        '| floor: mariadb --quick, the same id range, utf8mb4 | %.1f ms |' % r['sitemap_live_floor_utf8mb4_ms'], '',
+        '- feed.fcgi / floor (time): **%.2f×**' % live, '',
+    ]
+
+
+def measured_groups(r):
+    """Which groups the figures hold, and when each was measured (results
+    of runs before groups were recorded: by their keys)."""
+    if 'groups' in r:
+        return r['groups']
+    keys = {'yads': 'yads_full_feed_s', 'jooble': 'jooble_full_feed_utf8_s', 'memory': 'feed_peak_rss_kib_full',
+            'sitemaps': 'sitemap_ads'}
+    return {g: r['when'] for g, k in keys.items() if k in r}
+
+
+def parse_args(argv):
+    usage = 'usage: bench.py [--only GROUP[,GROUP]] | --report   (GROUP: %s)' % ', '.join(ONLY_GROUPS)
+    only, report_only, args = os.environ.get('BENCH_ONLY', ''), False, list(argv)
+    while args:
+        a = args.pop(0)
+        if a == '--report':
+            report_only = True
+        elif a == '--only' and args:
+            only = args.pop(0)
+        elif a.startswith('--only='):
+            only = a.split('=', 1)[1]
+        else:
+            raise SystemExit(usage)
+    groups = [g for g in only.replace(',', ' ').split() if g]
+    if any(g not in ONLY_GROUPS for g in groups):
+        raise SystemExit(usage)
+    return report_only, groups or list(GROUPS)
+
+
+def earlier_results(results):
+    """The figures of the last published run at the same board size, for the
+    groups this run does not measure (--only)."""
+    try:
+        with open(os.path.join(RESULTS, 'latest.json')) as f:
+            prev = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if (prev.get('ads'), prev.get('jobs')) != (results['ads'], results['jobs']):
+        log('the figures in %s are for another board size: not kept' % RESULTS)
+        return {}
+    prev['groups'] = {g: w for g, w in measured_groups(prev).items() if g not in results['groups']}
+    for k in ('chart', 'sitemap_chart'):
+        prev.pop(k, None)
+    return prev
 
 
 def main():
-    if sys.argv[1:] == ['--report']:
+    report_only, groups = parse_args(sys.argv[1:])
+    if report_only:
         with open(os.path.join(BASE, 'last-results.json')) as f:
             return publish(json.load(f))
     if not os.path.exists(BINARY):
@@ -445,20 +955,34 @@ def main():
     small = Board(10000, 1000)
     feed = FeedServer()
     feed.deploy()
+    now = datetime.datetime.now().strftime('%Y-%m-%d %H:%M')
     results = {
-        'when': datetime.datetime.now().strftime('%Y-%m-%d %H:%M'),
+        'when': now, 'groups': {g: now for g in groups},
         'machine': '%s %s' % (platform.node(), platform.machine()),
         'cores': os.cpu_count(), 'ads': ADS, 'jobs': JOBS, 'rounds': ROUNDS,
     }
+    if groups != list(GROUPS):
+        # The other groups' figures stay those of the last run at this size.
+        log('measuring only: %s' % ', '.join(groups))
+        earlier = earlier_results(results)
+        if earlier:
+            groups_when = dict(earlier['groups'], **results['groups'])
+            results = dict(earlier, **results)
+            results['groups'] = groups_when
     try:
         big.start()
         small.start()
         feed.start(big)
-        full_yads(big, feed, results)
-        big_peak = feed.peak_rss_kib()
-        incremental_yads(big, feed, results)
-        full_jooble(big, feed, results)
-        memory(small, big, feed, results, big_peak)
+        if 'yads' in groups:
+            full_yads(big, feed, results)
+            big_peak = feed.peak_rss_kib()
+            incremental_yads(big, feed, results)
+        if 'jooble' in groups:
+            full_jooble(big, feed, results)
+        if 'sitemaps' in groups:
+            sitemaps(big, small, feed, results)
+        if 'memory' in groups:
+            memory(small, big, feed, results, big_peak)
     finally:
         feed.stop()
         small.stop()
@@ -472,10 +996,26 @@ def main():
 
 def publish(results):
     stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M')
-    results['chart'] = os.path.join(RESULTS, 'throughput-%s.png' % stamp)
-    chart(results, results['chart'])
-    if os.path.exists(results['chart']):
-        shutil.copy(results['chart'], os.path.join(RESULTS, 'throughput-latest.png'))
+    groups = measured_groups(results)
+    charts = []
+    if 'yads' in groups:
+        charts.append(('chart', 'throughput', 'Full Yads dump, %d ads: throughput (ads/s, higher is better)' % (
+            results['yads_full_ads']), [
+            ('feed.fcgi', results['yads_full_feed_ads_per_s']), ('yads.php', results['yads_full_php_ads_per_s']),
+            ('floor (mariadb)', results['yads_full_floor_ads_per_s'])]))
+    if 'sitemaps' in groups:
+        charts.append(('sitemap_chart', 'sitemaps', 'Sitemap set of %d ads written: URLs/s (higher is better)' % (
+            results['sitemap_ads']), [
+            ('feed.fcgi', results['sitemap_feed_plain_urls_per_s']), ('feed.fcgi +gz', results['sitemap_feed_gzip_urls_per_s']),
+            ('sitemap.js', results['sitemap_js_plain_urls_per_s']), ('sitemap.js gz', results['sitemap_js_gzip_urls_per_s']),
+            ('floor (mariadb)', results['sitemap_floor_urls_per_s'])]))
+    for key, name, title, rows in charts:
+        results[key] = os.path.join(RESULTS, '%s-%s.png' % (name, stamp))
+        chart(rows, title, results[key])
+        if os.path.exists(results[key]):
+            shutil.copy(results[key], os.path.join(RESULTS, '%s-latest.png' % name))
+        else:
+            results[key] = None
     text = report(results)
     for name in ('bench-%s.md' % stamp, 'latest.md'):
         with open(os.path.join(RESULTS, name), 'w') as f:

@@ -66,7 +66,7 @@ class FilePair : public Sink {
   FilePair(const std::string& path, bool gz) : plain_(path) {
     if (gz) {
       gz_file_ = std::make_unique<FileWriter>(path + ".gz");
-      gzip_ = std::make_unique<GzipSink>(*gz_file_, 9);
+      gzip_ = std::make_unique<GzipSink>(*gz_file_);
     }
   }
   void Write(std::string_view b) override {
