@@ -119,12 +119,48 @@ bool ParseTimeOfDay(Cursor& c, int* h, int* mi, int* s) {
   return c.Digits(2, h) && c.Literal(":") && c.Digits(2, mi) && c.Literal(":") && c.Digits(2, s);
 }
 
+void Put2(char* p, int v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+}
+
+// "+02:00" (or "+0200"). Zones' offsets are under 26 hours (time_zone.h).
 std::string FormatOffset(int offset, bool colon) {
-  const char sign = offset < 0 ? '-' : '+';
   const int abs_minutes = (offset < 0 ? -offset : offset) / 60;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, colon ? "%c%02d:%02d" : "%c%02d%02d", sign, abs_minutes / 60, abs_minutes % 60);
-  return buf;
+  char b[6];
+  b[0] = offset < 0 ? '-' : '+';
+  Put2(b + 1, abs_minutes / 60 % 100);
+  if (colon) b[3] = ':';
+  Put2(b + (colon ? 4 : 3), abs_minutes % 60);
+  return std::string(b, colon ? 6 : 5);
+}
+
+// "YYYY-MM-DD" + `sep` + "HH:MM:SS": every feed writes dates of every row,
+// so the usual case (years 0 to 9999) is done without printf; anything
+// else as printf's %04d would.
+std::string FormatYmdHms(const LocalTime& t, char sep) {
+  auto two = [](int v) { return v >= 0 && v <= 99; };
+  if (t.year < 0 || t.year > 9999 || !two(t.month) || !two(t.day) || !two(t.hour) || !two(t.minute) ||
+      !two(t.second)) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", t.year, t.month, t.day, sep, t.hour, t.minute,
+                  t.second);
+    return buf;
+  }
+  char b[19];
+  Put2(b, t.year / 100);
+  Put2(b + 2, t.year % 100);
+  b[4] = '-';
+  Put2(b + 5, t.month);
+  b[7] = '-';
+  Put2(b + 8, t.day);
+  b[10] = sep;
+  Put2(b + 11, t.hour);
+  b[13] = ':';
+  Put2(b + 14, t.minute);
+  b[16] = ':';
+  Put2(b + 17, t.second);
+  return std::string(b, sizeof b);
 }
 
 // The site-zone rendering shared by the RFC 822 and RFC 3339 forms. The
@@ -160,11 +196,7 @@ std::optional<LocalTime> ParseSqlDateTime(std::string_view s, bool allow_date_on
   return t;
 }
 
-std::string FormatSqlDateTime(const LocalTime& t) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute, t.second);
-  return buf;
-}
+std::string FormatSqlDateTime(const LocalTime& t) { return FormatYmdHms(t, ' '); }
 
 int64_t NaiveSeconds(const LocalTime& t) {
   return DaysFromCivil(t.year, t.month, t.day) * kSecondsPerDay + int64_t{t.hour} * 3600 + int64_t{t.minute} * 60 +
@@ -274,16 +306,12 @@ std::string FormatRfc822(UnixTime t, const TimeZone& zone) {
 std::string FormatRfc3339(UnixTime t, const TimeZone& zone) {
   const ZonedTime z = InZone(t, zone);
   const LocalTime& l = z.local;
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", l.year, l.month, l.day, l.hour, l.minute, l.second);
-  return buf + FormatOffset(z.offset, true);
+  return FormatYmdHms(l, 'T') + FormatOffset(z.offset, true);
 }
 
 std::string FormatRfc3339Utc(UnixTime t) {
   const LocalTime l = FromNaiveSeconds(t);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", l.year, l.month, l.day, l.hour, l.minute, l.second);
-  return buf;
+  return FormatYmdHms(l, 'T') + 'Z';
 }
 
 }  // namespace feed

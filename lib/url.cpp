@@ -335,8 +335,37 @@ size_t UriEncodedLength(std::string_view text) {
   return c.n;
 }
 
+namespace {
+
+// The common case, decided without the full walk: "http://" or "https://",
+// a host of letters, digits, dots and hyphens (and a port), then only
+// bytes the encoder keeps as they are. Such a URL is its own encoding.
+// Returns nullopt when the text is not of that kind (the walk decides).
+std::optional<bool> PlainHttpUrl(std::string_view text, size_t max_chars) {
+  size_t at = text.rfind("http://", 0) == 0 ? 7 : text.rfind("https://", 0) == 0 ? 8 : 0;
+  if (at == 0) return std::nullopt;
+  const size_t host = at;
+  while (at < text.size()) {
+    const char c = text[at];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-')) break;
+    ++at;
+  }
+  if (at == host) return std::nullopt;
+  if (at < text.size() && text[at] == ':') {
+    ++at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+  }
+  if (at < text.size() && text[at] != '/' && text[at] != '?' && text[at] != '#') return std::nullopt;
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  if (SkipKept(b, at, text.size()) != text.size()) return std::nullopt;
+  return text.size() <= max_chars;
+}
+
+}  // namespace
+
 bool IsAbsoluteHttpUrl(std::string_view text, size_t max_chars) {
   text = TrimSpace(text);
+  if (auto plain = PlainHttpUrl(text, max_chars)) return *plain;
   HttpUrlShape shape;
   Walk(Bytes(text), text.size(), shape);
   return shape.Valid() && shape.length <= max_chars;
