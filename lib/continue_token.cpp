@@ -288,11 +288,11 @@ ContinueTokenCodec::ContinueTokenCodec(std::string_view secret) {
   k1_ = SipHash24(kDeriveK0, kDeriveK1, std::string("continue-token k1\0", 18).append(secret));
 }
 
-std::string ContinueTokenCodec::Unfit(const ContinueToken& token) {
-  if (token.keyset.empty() || token.keyset.size() > kMaxKeyset) return "a continue token holds 1 to 3 keyset values";
-  int bits = kMacBits + kVersionBits + kCountBits + CostOf(token.run_start);
-  bool in_range = token.run_start >= -kValueLimit && token.run_start < kValueLimit;
-  for (int64_t v : token.keyset) {
+std::string ContinueTokenCodec::Unfit(int64_t run_start, const std::vector<int64_t>& keyset) {
+  if (keyset.empty() || keyset.size() > kMaxKeyset) return "a continue token holds 1 to 3 keyset values";
+  int bits = kMacBits + kVersionBits + kCountBits + CostOf(run_start);
+  bool in_range = run_start >= -kValueLimit && run_start < kValueLimit;
+  for (int64_t v : keyset) {
     bits += CostOf(v);
     in_range = in_range && v >= -kValueLimit && v < kValueLimit;
   }

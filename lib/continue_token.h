@@ -33,7 +33,8 @@ class ContinueTokenCodec {
   // Why `token` cannot be encoded (1 to 3 keyset values, each value and
   // run_start in [-2^47, 2^47), all of them fitting 32 characters), or ""
   // when it can.
-  static std::string Unfit(const ContinueToken& token);
+  static std::string Unfit(const ContinueToken& token) { return Unfit(token.run_start, token.keyset); }
+  static std::string Unfit(int64_t run_start, const std::vector<int64_t>& keyset);
 
   // At most 32 characters of [0-9A-Za-z]. Throws FeedError(kInternal) when
   // Unfit(token) is not empty.

@@ -115,7 +115,7 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   }
   std::function<std::string(const Position&)> unfit;
   if (paged) {
-    unfit = [&](const Position& p) { return ContinueTokenCodec::Unfit({start.run_start, p}); };
+    unfit = [&](const Position& p) { return ContinueTokenCodec::Unfit(start.run_start, p); };
   }
   DocumentRenderer renderer(feed_.tmpl(), rows, Limits{page, 0}, feed_.lastmod_column(), unfit);
   DocumentValues doc;
