@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_bytes.h"
+#include "fuzz_support.h"
 #include "continue_token.h"
 
 namespace {

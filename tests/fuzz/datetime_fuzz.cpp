@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_bytes.h"
+#include "fuzz_support.h"
 #include "datetime.h"
 #include "time_zone.h"
 

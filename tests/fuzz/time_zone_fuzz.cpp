@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_bytes.h"
+#include "fuzz_support.h"
 #include "datetime.h"
 #include "time_zone.h"
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_support.h"
 #include "url.h"
 #include "xml_text.h"
 
@@ -90,14 +91,7 @@ std::string PercentDecode(std::string_view s) {
   return out;
 }
 
-bool IsValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    size_t len;
-    if (!feed::DecodeUtf8(s.substr(i), &len)) return false;
-    i += len;
-  }
-  return true;
-}
+using feed::fuzz::IsValidUtf8;
 
 bool AllDigits(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });

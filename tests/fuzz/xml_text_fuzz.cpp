@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_support.h"
 #include "xml_text.h"
 
 namespace {
@@ -47,16 +48,7 @@ std::string Cp1251ToUtf8(std::string_view s) {
   return out;
 }
 
-// Every byte starts or continues a well-formed sequence (XML legality aside:
-// a control byte is valid UTF-8).
-bool IsValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    size_t len;
-    if (!feed::DecodeUtf8(s.substr(i), &len)) return false;
-    i += len;
-  }
-  return true;
-}
+using feed::fuzz::IsValidUtf8;
 
 // AssignCp1251AsUtf8 reads the input as windows-1251 and gives what the
 // byte-by-byte Cp1251ToUtf8 gives, valid UTF-8; and the same from every

@@ -1,10 +1,13 @@
-// The fuzz input read as structured values, for targets that build
-// well-formed inputs from the bytes they are given.
+// What several fuzz targets share: the input read as structured values (for
+// targets that build well-formed inputs from the bytes they are given), and
+// checks of what the code under test wrote.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+#include "xml_text.h"
 
 namespace feed::fuzz {
 
@@ -29,5 +32,16 @@ class Bytes {
   size_t size_;
   size_t pos_ = 0;
 };
+
+// Every byte starts or continues a well-formed UTF-8 sequence (XML legality
+// aside: a control byte is valid UTF-8).
+inline bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    size_t len;
+    if (!feed::DecodeUtf8(s.substr(i), &len)) return false;
+    i += len;
+  }
+  return true;
+}
 
 }  // namespace feed::fuzz
