@@ -271,6 +271,22 @@ class Compiler {
         p_->key_field = FieldIndex(k, line);
       }
     }
+    if (cond) {
+      // On a config value, known now: the element is kept or dropped here.
+      std::string_view c = TrimSpace(cond);
+      const bool negate = !c.empty() && c[0] == '!';
+      const std::string key(TrimSpace(negate ? c.substr(1) : c));
+      const bool site = key.rfind("site.", 0) == 0;
+      if (site || key.rfind("value.", 0) == 0) {
+        auto it = fixed_.find(key);
+        if (site && it == fixed_.end()) {
+          throw Error(line, "feed:if on " + key + ": no key '" + key.substr(5) + "' in the config's [site]");
+        }
+        const bool has = it != fixed_.end() && !TrimSpace(it->second).empty();
+        if (has == negate) return;
+        cond = nullptr;
+      }
+    }
     size_t if_at = 0;
     if (cond) {
       std::string c = std::string(TrimSpace(cond));

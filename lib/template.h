@@ -22,7 +22,8 @@
 // - feed:each="row" marks the one element repeated per row; what comes
 //   before it is the head, what follows the tail.
 // - feed:if="name" / feed:if="!name" keeps an element only when the value is
-//   (or is not) non-empty.
+//   (or is not) non-empty; on site.KEY or value.KEY this is decided once,
+//   when the template is compiled.
 // - feed:require="FIELD:RULE ..." on the feed:each element leaves out a row
 //   that breaks a rule and reports it; feed:key="FIELD" names the field that
 //   identifies the row in that report. Rules: required (not blank), alnum

@@ -4,9 +4,7 @@
 -- reading part 17 does not read parts 1 to 16.
 SELECT a.ad_id                                     AS id,
        CONCAT(:site_url, '/ad/', a.ad_id, '.html') AS loc,
-       a.updated                                   AS lastmod,
-       NULL                                        AS changefreq,
-       NULL                                        AS priority
+       a.updated                                   AS lastmod
   FROM ads a
  WHERE a.status = 'active'
    AND a.ad_id > :after_id

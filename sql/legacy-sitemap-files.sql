@@ -2,9 +2,7 @@
 -- every active document's page, by file_id.
 SELECT f.file_id                                     AS id,
        CONCAT(:site_url, '/file/', f.file_id, '.html') AS loc,
-       f.updated                                     AS lastmod,
-       NULL                                          AS changefreq,
-       NULL                                          AS priority
+       f.updated                                     AS lastmod
   FROM files f
  WHERE f.status = 'active'
    AND f.file_id > :after_id

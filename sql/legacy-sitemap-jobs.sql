@@ -3,9 +3,7 @@
 -- vac_id.
 SELECT v.vac_id                                          AS id,
        CONCAT(:site_url, '/vacancy/', v.vac_id, '.html') AS loc,
-       v.modified                                        AS lastmod,
-       NULL                                              AS changefreq,
-       NULL                                              AS priority
+       v.modified                                        AS lastmod
   FROM vacancy v
  WHERE v.status = 'active'
    AND (v.valid_till IS NULL OR v.valid_till >= LEFT(:now, 10))

@@ -138,6 +138,17 @@ TEST_F(HttpE2e, SitemapIndexPartsGzipAnd304) {
   for (size_t at = 0; (at = ads.body.find("<url>", at)) != std::string::npos; ++at) ++urls;
   EXPECT_EQ(urls, active);
   EXPECT_EQ(ads.body.substr(ads.body.size() - 10), "</urlset>\n");
+  // The sections' changefreq and priority come from their config values.
+  size_t weekly = 0;
+  for (size_t at = 0; (at = ads.body.find("</loc>\n<lastmod>", at)) != std::string::npos; ++at) {
+    size_t end = ads.body.find("</url>", at);
+    if (ads.body.substr(at, end - at).find("<changefreq>weekly</changefreq>") != std::string::npos) ++weekly;
+  }
+  EXPECT_EQ(weekly, active);
+  EXPECT_EQ(ads.body.find("<priority>"), std::string::npos);
+  HttpReply jobs = Http("GET", parts[1]);
+  EXPECT_NE(jobs.body.find("<priority>0.8</priority>\n</url>"), std::string::npos) << jobs.body.substr(0, 400);
+  EXPECT_EQ(jobs.body.find("<changefreq>"), std::string::npos);
 
   HttpReply gz = Http("GET", parts[0] + ".gz");
   ASSERT_EQ(gz.status, 200);

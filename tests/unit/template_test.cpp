@@ -227,3 +227,30 @@ TEST(TemplateRender, KeyFieldNamesARejectedRow) {
 
 }  // namespace
 }  // namespace feed
+
+namespace feed {
+namespace {
+
+TEST(TemplateCompile, AFeedIfOnAConfigValueKeepsOrDropsItsElementOnce) {
+  Template t = Compile(
+      "<urlset><url feed:each=\"row\"><loc>{loc}</loc>"
+      "<changefreq feed:if=\"value.flag\">{value.flag}</changefreq>"
+      "<priority feed:if=\"value.empty\">x</priority>"
+      "<unset feed:if=\"value.unset\"/>"
+      "<not feed:if=\"!value.empty\">n</not>"
+      "<title feed:if=\"site.title\">{site.title}</title></url></urlset>");
+  t.BindColumns({{"loc", ColumnType::kText}}, "q.sql");
+  EXPECT_EQ(t.Fields(), std::vector<std::string>{"loc"}) << "no row field is read for a config value";
+  Rows rows({{std::optional<std::string>("http://a.example/1")}});
+  ASSERT_TRUE(rows.Next());
+  std::string out;
+  ASSERT_TRUE(t.RenderRow(out, rows, nullptr));
+  EXPECT_EQ(out,
+            "<url>\n<loc>http://a.example/1</loc>\n<changefreq>1</changefreq>\n<not>n</not>\n"
+            "<title>Доска</title>\n</url>\n");
+  EXPECT_NE(ConfigErrorOf("<a><b feed:each=\"row\" /><c feed:if=\"site.nothing\"/></a>").find("no key 'nothing'"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace feed
