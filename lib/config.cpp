@@ -411,11 +411,13 @@ std::string ReadSiteFile(const std::string& path) {
   return ss.str();
 }
 
-const FeedConfig* Config::FindFeed(const std::string& name) const {
-  for (const FeedConfig& f : feeds) {
-    if (f.name == name) return &f;
+std::map<std::string, std::string> TemplateValues(const Config& site, const FeedConfig* feed) {
+  std::map<std::string, std::string> fixed;
+  for (const auto& [k, v] : site.site) fixed["site." + k] = v;
+  if (feed) {
+    for (const auto& [k, v] : feed->values) fixed["value." + k] = v;
   }
-  return nullptr;
+  return fixed;
 }
 
 std::string SetConfig::PartPattern() const {

@@ -125,8 +125,11 @@ struct Config {
   std::map<std::string, std::string> site;  // [site] keys for templates
   std::vector<FeedConfig> feeds;
   std::vector<SetConfig> sets;
-  const FeedConfig* FindFeed(const std::string& name) const;
 };
+
+// The values a template fills in when it is compiled, by full name:
+// "site.KEY" from [site] and, for a feed, "value.KEY" from its section.
+std::map<std::string, std::string> TemplateValues(const Config& site, const FeedConfig* feed);
 
 // Reads and checks the file; applies the FEED_DB_* environment overrides.
 Config LoadConfig(const std::string& file);

@@ -288,6 +288,13 @@ ContinueTokenCodec::ContinueTokenCodec(std::string_view secret) {
   k1_ = SipHash24(kDeriveK0, kDeriveK1, std::string("continue-token k1\0", 18).append(secret));
 }
 
+std::string Hex64(uint64_t v) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) s[i] = kHex[v & 15];
+  return s;
+}
+
 std::string ContinueTokenCodec::Unfit(int64_t run_start, const std::vector<int64_t>& keyset) {
   if (keyset.empty() || keyset.size() > kMaxKeyset) return "a continue token holds 1 to 3 keyset values";
   int bits = kMacBits + kVersionBits + kCountBits + CostOf(run_start);

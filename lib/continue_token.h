@@ -51,4 +51,7 @@ class ContinueTokenCodec {
 // SipHash-2-4 of `data` under the 128-bit key (k0, k1).
 uint64_t SipHash24(uint64_t k0, uint64_t k1, std::string_view data);
 
+// `v` as 16 lower-case hex digits (entity tags, plan identities).
+std::string Hex64(uint64_t v);
+
 }  // namespace feed

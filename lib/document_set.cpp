@@ -19,12 +19,6 @@ namespace {
 const std::vector<Column> kIndexColumns = {
     {"n", ColumnType::kInteger}, {"loc", ColumnType::kText}, {"lastmod", ColumnType::kText}};
 
-std::string Hex64(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::optional<UnixTime> Moment(const std::string& text, const TimeZone& zone) {
   if (auto t = ParseSqlDateTime(text, true)) return zone.ToUnix(*t);
   return std::nullopt;
@@ -140,10 +134,8 @@ class NewFolder {
 DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site)
     : config_(config), sections_(std::move(sections)) {
   if (config_.format == Format::kXml) {
-    std::map<std::string, std::string> fixed;
-    for (const auto& [k, v] : site.site) fixed["site." + k] = v;
     index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml,
-                             Charset::kUtf8, fixed, site.zone);
+                             Charset::kUtf8, TemplateValues(site, nullptr), site.zone);
     index_->BindColumns(kIndexColumns, "the index's parts (fields loc and lastmod)");
   }
 }

@@ -1,7 +1,6 @@
 #include "feed.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "continue_token.h"
 #include "datetime.h"
@@ -11,19 +10,6 @@ namespace feed {
 namespace {
 
 constexpr const char* kMinDateTime = "1000-01-01 00:00:00";
-
-std::map<std::string, std::string> FixedValues(const FeedConfig& config, const Config& site) {
-  std::map<std::string, std::string> fixed;
-  for (const auto& [k, v] : site.site) fixed["site." + k] = v;
-  for (const auto& [k, v] : config.values) fixed["value." + k] = v;
-  return fixed;
-}
-
-std::string Hex64(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // Reads the rows of a range through the feed's query, as a prepared
 // statement or a streamed plain one.
@@ -60,7 +46,7 @@ Feed::Feed(const FeedConfig& config, const Config& site) : Feed(config, site, Re
 Feed::Feed(const FeedConfig& config, const Config& site, const std::string& template_text)
     : config_(config),
       template_(Template::Parse(template_text, config.template_file, config.format, config.encoding,
-                                FixedValues(config, site), site.zone)),
+                                TemplateValues(site, &config), site.zone)),
       zone_(site.zone),
       query_(LoadSqlQuery(config.query_file)),
       keyset_(config.keyset, config.order) {
