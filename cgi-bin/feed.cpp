@@ -190,7 +190,7 @@ int Render(feed::App& app, const std::vector<std::string>& args) {
   }
   CommandLineSink sink(out);
   feed::FeedReport report;
-  int status = app.Handle(req, sink, true, &report);
+  int status = app.Handle(req, sink, /*live=*/false, &report);
   bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
   if (status != 200 || !report.complete || !closed) return 1;
   std::fprintf(stderr, "%s: %zu rows written, %zu left out\n", req.path_info.c_str(), report.rows, report.skipped);
@@ -259,7 +259,7 @@ int ServeFastCgi(feed::App& app) {
     feed::Request req =
         feed::RequestFromEnvironment([&](const char* name) { return FCGX_GetParam(name, request.envp); });
     FcgxSink sink(&request);
-    app.Handle(req, sink, true);
+    app.Handle(req, sink, /*live=*/true);
     FCGX_Finish_r(&request);
   }
   return 0;
@@ -268,7 +268,7 @@ int ServeFastCgi(feed::App& app) {
 int ServeCgi(feed::App& app) {
   feed::Request req = feed::RequestFromEnvironment([](const char* name) { return std::getenv(name); });
   feed::FileSink sink(stdout);
-  app.Handle(req, sink, true);
+  app.Handle(req, sink, /*live=*/true);
   return 0;
 }
 

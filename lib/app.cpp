@@ -5,9 +5,17 @@
 #include "error.h"
 
 namespace feed {
+namespace {
+
+constexpr const char* kAllow = "GET, HEAD, OPTIONS";
+
+}  // namespace
 
 App::App(Config config, const Clock* clock)
-    : config_(std::move(config)), clock_(clock ? *clock : system_clock_), db_(config_.database) {
+    : config_(std::move(config)),
+      clock_(clock ? *clock : system_clock_),
+      db_(config_.database),
+      spool_(config_.server.spool_dir) {
   for (const FeedConfig& f : config_.feeds) {
     feeds_.push_back(std::make_unique<Feed>(f, config_));
     if (f.path.empty()) continue;  // a set's section: served as its parts
@@ -85,14 +93,33 @@ void App::Log(const std::string& name, const FeedReport& report) {
   log_("feed " + name + ": " + std::to_string(report.skipped) + " rows left out: " + ids);
 }
 
-int App::Handle(const Request& req, Sink& out, bool with_head, FeedReport* report) {
+int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
   FeedReport local;
   if (!report) report = &local;
-  const bool head_only = req.method == "HEAD";
-  Response resp(out, with_head, head_only);
+  Delivery delivery;
+  if (live) {
+    // The web server has opened what the last request named to it.
+    spool_.Release();
+    if (clock_.Now() - swept_ >= 300) {
+      swept_ = clock_.Now();
+      spool_.Sweep();
+    }
+    delivery.spool = &spool_;
+    delivery.x_sendfile = config_.server.hand_off == HandOff::kXSendfile;
+    delivery.memory_limit = static_cast<size_t>(config_.server.spool_memory);
+  }
+  Response resp(out, true, req.method == "HEAD", delivery);
   try {
+    if (req.method == "OPTIONS") {
+      ResponseHead h;
+      h.status = 204;
+      h.Add("Allow", kAllow);
+      resp.Start(h, false);
+      resp.Finish();
+      return 204;
+    }
     if (req.method != "GET" && req.method != "HEAD") {
-      resp.Error(405, "method " + req.method.substr(0, 16) + " not allowed: use GET or HEAD", {{"Allow", "GET, HEAD"}});
+      resp.Error(405, "method " + req.method.substr(0, 16) + " not allowed: use GET or HEAD", {{"Allow", kAllow}});
       return 405;
     }
     Dispatch(req, resp, report);
@@ -100,11 +127,14 @@ int App::Handle(const Request& req, Sink& out, bool with_head, FeedReport* repor
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kClientGone) {
       log_(std::string("client went away: ") + e.what());
-      db_.Disconnect();  // a result may be half read; start clean
-      return resp.started() ? resp.status() : 499;
+      // Streamed, a result may be half read: start clean. Spooled, the
+      // query had ended before anything was sent.
+      if (!live) db_.Disconnect();
+      return resp.sent() ? resp.status() : 499;
     }
-    if (resp.started()) {
-      // The body is cut where it stands: no closing tags, no gzip trailer.
+    if (resp.sent()) {
+      // Streamed (the command line): the body is cut where it stands, no
+      // closing tags, no gzip trailer.
       log_(std::string("feed cut off after the body began: ") + e.what());
       if (e.kind() == ErrorKind::kUnavailable) db_.Disconnect();
       return resp.status();
@@ -126,7 +156,7 @@ int App::Handle(const Request& req, Sink& out, bool with_head, FeedReport* repor
     return status;
   } catch (const std::exception& e) {
     log_(std::string("error: ") + e.what());
-    if (!resp.started()) {
+    if (!resp.sent()) {
       try {
         resp.Error(500, "internal error; see the server log");
       } catch (const FeedError&) {

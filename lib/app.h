@@ -1,8 +1,10 @@
 // The whole program behind the entry point: the config's feeds and sets, a
-// route table from paths to them, one database connection, and the answer
-// to every request. It never throws out of Handle: client mistakes get a
-// one-line 4xx, a database outage 503 with Retry-After, and a failure after
-// the body began leaves the body cut (no closing tags), logged.
+// route table from paths to them, one database connection, the spool
+// folder, and the answer to every request. It never throws out of Handle:
+// client mistakes get a one-line 4xx, a database outage 503 with
+// Retry-After. A live response is made whole before it is sent (see
+// spool.h), so a failure midway is a clean 503 or 500 too; only a streamed
+// one (the command line) is left cut, logged.
 #pragma once
 
 #include <functional>
@@ -33,9 +35,11 @@ class App {
   // mapping error; kUnavailable when the database cannot be reached.
   void CheckDatabase();
 
-  // Answers one request on `out` (CGI-style head first when `with_head`).
-  // Returns the status sent. `report` (optional) receives what was written.
-  int Handle(const Request& req, Sink& out, bool with_head, FeedReport* report = nullptr);
+  // Answers one request on `out`, CGI-style head first. Returns the status
+  // sent. `report` (optional) receives what was written. `live`: the body
+  // is spooled and sent whole as [server] says; otherwise (the command
+  // line) it streams out as it is made.
+  int Handle(const Request& req, Sink& out, bool live, FeedReport* report = nullptr);
 
   // Writes the set served at `path` (such as /sitemap.xml) into `dir` as
   // static files. Throws FeedError(kNotFound) when no set has that path,
@@ -64,6 +68,8 @@ class App {
   std::vector<std::unique_ptr<DocumentSet>> sets_;
   RouteTable routes_;
   std::function<void(const std::string&)> log_;
+  SpoolDir spool_;
+  int64_t swept_ = 0;  // UnixTime of the last sweep of the spool folder
 };
 
 }  // namespace feed

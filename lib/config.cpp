@@ -83,9 +83,38 @@ void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig
         throw ConfigError(Where(file, v.line) + "charset must be utf8mb4, utf8 or cp1251");
       }
       db->charset = v.value;
+    } else if (key == "connect_timeout") {
+      db->connect_timeout = ParseInt(v, file, key, 1, 3600);
+    } else if (key == "read_timeout") {
+      db->read_timeout = ParseInt(v, file, key, 1, 3600);
+    } else if (key == "write_timeout") {
+      db->write_timeout = ParseInt(v, file, key, 1, 3600);
     } else {
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [database]");
     }
+  }
+}
+
+void LoadServer(const IniSection& sec, const std::string& file, const std::string& base, ServerConfig* server) {
+  for (const auto& [key, v] : sec.entries) {
+    if (key == "hand_off") {
+      if (v.value == "none")
+        server->hand_off = HandOff::kNone;
+      else if (v.value == "x-sendfile")
+        server->hand_off = HandOff::kXSendfile;
+      else
+        throw ConfigError(Where(file, v.line) + "hand_off must be none or x-sendfile");
+    } else if (key == "spool_dir") {
+      if (v.value.empty()) throw ConfigError(Where(file, v.line) + "spool_dir is empty");
+      server->spool_dir = Resolve(base, v.value);
+    } else if (key == "spool_memory") {
+      server->spool_memory = ParseInt(v, file, key, 0, 64 << 20);
+    } else {
+      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [server]");
+    }
+  }
+  if (server->hand_off == HandOff::kXSendfile && server->spool_dir.empty()) {
+    throw ConfigError(Where(file, sec.line) + "hand_off = x-sendfile needs spool_dir (a folder the web server may send from)");
   }
 }
 
@@ -181,6 +210,8 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
     } else if (key == "secret") {
       if (s.size() < 16) throw ConfigError(Where(file, v.line) + "secret must be at least 16 characters");
       f.secret = s;
+    } else if (key == "overlap_visits") {
+      f.overlap_visits = ParseInt(v, file, key, 0, 1);
     } else if (key == "settle_seconds") {
       f.settle_seconds = ParseInt(v, file, key, 0, 86400);
     } else if (key.rfind("value.", 0) == 0 && IsName(key.substr(6))) {
@@ -334,6 +365,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   for (const IniSection& sec : ParseIni(text, file)) {
     if (sec.name == "database") {
       LoadDatabase(sec, file, &c.database);
+    } else if (sec.name == "server") {
+      LoadServer(sec, file, base_dir, &c.server);
     } else if (sec.name == "site") {
       for (const auto& [key, v] : sec.entries) {
         if (key == "time_zone") {
@@ -354,7 +387,7 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       set_lines.push_back(sec.line);
     } else {
       throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name +
-                        "]; expected [database], [site], [feed NAME] or [set NAME]");
+                        "]; expected [database], [server], [site], [feed NAME] or [set NAME]");
     }
   }
   if (c.feeds.empty()) throw ConfigError(file + ": no [feed NAME] section");

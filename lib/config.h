@@ -5,7 +5,9 @@
 // exits without serving anything.
 //
 //   [database]              host, port, socket, user, password, name,
-//                           charset (connection character set, utf8mb4)
+//                           charset (connection character set, utf8mb4),
+//                           connect_timeout, read_timeout, write_timeout
+//   [server]                hand_off, spool_dir, spool_memory (ServerConfig)
 //   [site]                  time_zone (IANA), and any other key, readable by
 //                           templates as {site.KEY} (url, host, title...)
 //   [feed yads]             see FeedConfig below; value.KEY lines give the
@@ -54,6 +56,25 @@ struct DatabaseConfig {
   std::string password;
   std::string name;
   std::string charset = "utf8mb4";
+  // Seconds before the driver gives up (then 503 with Retry-After): to
+  // connect, and for each read or write of the connection. A statement is
+  // tried again once on a fresh connection, so a request waits at most
+  // 2 x (connect + read) for a database that stopped answering;
+  // the defaults keep that under 60 s, below the web server's timeouts.
+  int connect_timeout = 5;
+  int read_timeout = 20;
+  int write_timeout = 20;
+};
+
+// How live responses reach the client ([server]; see spool.h).
+enum class HandOff {
+  kNone,       // the program sends every body itself, with Content-Length
+  kXSendfile,  // bodies over spool_memory are named to the web server (X-Sendfile)
+};
+struct ServerConfig {
+  HandOff hand_off = HandOff::kNone;
+  std::string spool_dir;         // where whole bodies wait; "" the system's temporary folder
+  int64_t spool_memory = 65536;  // bytes of a body kept in memory before a file
 };
 
 // The direction a feed's keyset walks its rows (see keyset.h).
@@ -88,6 +109,7 @@ struct FeedConfig {
   SinceSource since = SinceSource::kNone;
   std::string since_param;                    // with kParam: "date"
   std::string robot;                          // with kRobot: "JoobleBot", found in User-Agent
+  int overlap_visits = 1;                     // with kRobot: 1, since = the visit before the last; 0, the last
   std::string continue_param;                 // empty: one response holds every row
   int page_size = 0;                          // rows per response; 0: unpaged
   int fetch_rows = 1000;                      // rows per query (internal keyset paging)
@@ -120,6 +142,7 @@ struct SetConfig {
 struct Config {
   std::string file;
   DatabaseConfig database;
+  ServerConfig server;
   std::string time_zone = "UTC";
   TimeZone zone = TimeZone::Utc();  // [site] time_zone, loaded once
   std::map<std::string, std::string> site;  // [site] keys for templates

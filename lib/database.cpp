@@ -116,9 +116,9 @@ sql::Connection* Database::Connection(Session& s, const std::string& charset) {
     opts["OPT_CHARSET_NAME"] = sql::SQLString(cs);
     // Connector/C++ sets character_set_results on its own unless told.
     opts["characterSetResults"] = sql::SQLString(cs);
-    opts["OPT_CONNECT_TIMEOUT"] = 5;
-    opts["OPT_READ_TIMEOUT"] = 300;
-    opts["OPT_WRITE_TIMEOUT"] = 60;
+    opts["OPT_CONNECT_TIMEOUT"] = config_.connect_timeout;
+    opts["OPT_READ_TIMEOUT"] = config_.read_timeout;
+    opts["OPT_WRITE_TIMEOUT"] = config_.write_timeout;
     opts["OPT_RECONNECT"] = false;
     sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
     s.conn.reset(driver->connect(opts));

@@ -32,7 +32,12 @@ std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& par
     if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
       return FormatSqlDateTime(feed_.zone().FromUnix(*ims));
     }
-    if (auto visit = StateStore(db).LastVisit(c.robot, c.name)) return *visit;
+    // A visit may have been cut where the program could not see it (the
+    // web server and the kernel had taken the whole response): with
+    // overlap_visits, each change goes out again in the next visit too.
+    // No record, or only one with overlap: everything.
+    Visits visits = StateStore(db).LoadVisits(c.robot, c.name);
+    if (auto since = c.overlap_visits ? visits.previous : visits.last) return *since;
   }
   return "";
 }
@@ -42,6 +47,10 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const 
   // Client input is checked before the database is asked anything, so a
   // bad request is a 400 even while the database is down.
   QueryParams params = QueryParams::Parse(req.query_string);
+  std::vector<std::string> known;
+  if (c.since == SinceSource::kParam) known.push_back(c.since_param);
+  if (!c.continue_param.empty()) known.push_back(c.continue_param);
+  params.RefuseLookalikes(known);
   Start s;
   s.since = SinceMoment(req, params, db);
   std::optional<ContinueToken> token;
@@ -91,7 +100,6 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
   head.Add("Vary", "Accept-Encoding");
   const bool gzip = AcceptsGzip(req.accept_encoding);
-  if (gzip) head.Add("Content-Encoding", "gzip");
   // The entity tag covers everything the body depends on but the moment it
   // was made.
   const Validators validators =

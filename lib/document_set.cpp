@@ -250,8 +250,7 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Cl
   head.Add("Content-Type", gz ? "application/gzip" : "text/xml; charset=UTF-8");
   if (!gz) {
     head.Add("Vary", "Accept-Encoding");
-    if (gzip) head.Add("Content-Encoding", "gzip");
-  }
+    }
   head.Add(v);
   resp.Start(head, gzip && !gz);
   if (gz) {
@@ -295,8 +294,7 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
                               : f.config().content_type + "; charset=" + CharsetName(f.config().encoding));
   if (!gz) {
     head.Add("Vary", "Accept-Encoding");
-    if (gzip) head.Add("Content-Encoding", "gzip");
-  }
+    }
   head.Add(v);
 
   std::unique_ptr<ChunkReader> reader = f.Reader(db, params);

@@ -107,6 +107,18 @@ std::optional<std::string> QueryParams::Get(std::string_view name) const {
   return std::nullopt;
 }
 
+void QueryParams::RefuseLookalikes(const std::vector<std::string>& known) const {
+  for (const auto& [name, _] : params_) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string_view bare = std::string_view(name).substr(0, name.find('['));
+    for (const std::string& k : known) {
+      if (EqualsNoCase(bare, k)) {
+        throw BadRequest("unknown parameter '" + name.substr(0, 32) + "'; this feed takes '" + k + "'");
+      }
+    }
+  }
+}
+
 bool AcceptsGzip(std::string_view ae) {
   bool star = false, gzip = false, gzip_listed = false;
   size_t pos = 0;
@@ -175,22 +187,39 @@ std::string ResponseHead::Serialize() const {
   return s;
 }
 
-Response::Response(Sink& out, bool with_head, bool head_only)
-    : out_(out), with_head_(with_head), head_only_(head_only) {}
+Response::Response(Sink& out, bool with_head, bool head_only, Delivery delivery)
+    : out_(out), with_head_(with_head), head_only_(head_only), delivery_(delivery) {}
 
 Response::~Response() = default;
+
+void Response::SendHead(const ResponseHead& head) {
+  sent_ = true;
+  if (with_head_) out_.Write(head.Serialize());
+}
 
 void Response::Start(const ResponseHead& head, bool gzip) {
   started_ = true;
   status_ = head.status;
-  if (with_head_) out_.Write(head.Serialize());
-  if (gzip && !head_only_ && head.status == 200) gzip_ = std::make_unique<GzipSink>(out_);
+  ResponseHead h = head;
+  h.Add("X-Content-Type-Options", "nosniff");
+  const bool zip = gzip && head.status == 200 && !delivery_.x_sendfile;
+  if (zip) h.Add("Content-Encoding", "gzip");
+  const bool body = !head_only_ && head.status != 204 && head.status != 304;
+  if (delivery_.spool) {
+    head_ = std::move(h);
+    if (body) spool_ = std::make_unique<Spool>(*delivery_.spool, delivery_.memory_limit);
+  } else {
+    SendHead(h);
+  }
+  if (zip && body) gzip_ = std::make_unique<GzipSink>(spool_ ? static_cast<Sink&>(*spool_) : out_);
 }
 
 void Response::Write(std::string_view body) {
   if (head_only_ || body.empty()) return;
   if (gzip_)
     gzip_->Write(body);
+  else if (spool_)
+    spool_->Write(body);
   else
     out_.Write(body);
 }
@@ -206,11 +235,28 @@ void Response::NotModified(const Validators& v) {
 
 void Response::Finish() {
   if (gzip_) gzip_->Finish();
+  if (delivery_.spool && !sent_) {
+    ResponseHead h = std::move(head_);
+    if (spool_ && delivery_.x_sendfile && !spool_->in_memory()) {
+      h.Add("X-Sendfile", spool_->Publish());
+      SendHead(h);
+    } else if (spool_) {
+      h.Add("Content-Length", std::to_string(spool_->size()));
+      SendHead(h);
+      spool_->CopyTo(out_);
+    } else {
+      SendHead(h);
+    }
+    gzip_.reset();
+    spool_.reset();
+  }
   out_.Flush();
 }
 
 void Response::Error(int status, std::string_view message,
                      const std::vector<std::pair<std::string, std::string>>& extra) {
+  gzip_.reset();
+  spool_.reset();
   ResponseHead h;
   h.status = status;
   h.Add("Content-Type", "text/plain; charset=utf-8");

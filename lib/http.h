@@ -14,6 +14,7 @@
 
 #include "datetime.h"
 #include "output.h"
+#include "spool.h"
 
 namespace feed {
 
@@ -41,6 +42,12 @@ class QueryParams {
   // The value of `name`, or nullopt when absent.
   std::optional<std::string> Get(std::string_view name) const;
   const std::vector<std::pair<std::string, std::string>>& all() const { return params_; }
+  // Throws FeedError(kBadRequest) naming a parameter that is none of
+  // `known` but that a careless client meant as one: the same name in
+  // another case ("Date") or with brackets ("date[]", "date[0]"). Ignoring
+  // it would answer the whole feed instead of the part asked for. Other
+  // unknown parameters (utm_source) are left alone.
+  void RefuseLookalikes(const std::vector<std::string>& known) const;
 
  private:
   std::vector<std::pair<std::string, std::string>> params_;
@@ -73,31 +80,56 @@ struct ResponseHead {
   std::string Serialize() const;
 };
 
+// How a live response reaches the client (the config's [server] section).
+struct Delivery {
+  // Where bodies wait until they are whole; nullptr: the body streams out
+  // as it is made (the command line).
+  SpoolDir* spool = nullptr;
+  // Bodies over memory_limit are handed to the web server by name
+  // (X-Sendfile) instead of being sent by the program; the web server also
+  // compresses them, so the program never gzips (Content-Encoding is the
+  // web server's).
+  bool x_sendfile = false;
+  size_t memory_limit = 64 * 1024;
+};
+
 // One response: the head once, then the body (gzip-encoded when chosen,
 // nothing at all for HEAD). `with_head` is false on the command line, where
-// only the body is wanted.
+// only the body is wanted. With a spool, nothing reaches `out` before
+// Finish: the whole body is made first, then sent with its Content-Length
+// (or named to the web server), so a failure before Finish can still be
+// answered with Error.
 class Response : public Sink {
  public:
-  Response(Sink& out, bool with_head, bool head_only);
+  Response(Sink& out, bool with_head, bool head_only, Delivery delivery = {});
   ~Response() override;
-  // REQUIRES: !started().
+  // Adds Content-Encoding when the body is gzipped here. REQUIRES:
+  // !started().
   void Start(const ResponseHead& head, bool gzip);
   void Write(std::string_view body) override;
   // 304 with the validators and Vary, no body. REQUIRES: !started().
   void NotModified(const Validators& v);
-  // Ends the body (the gzip trailer) and flushes. Not called when the feed
-  // failed midway: the body then stays cut.
+  // Ends the body (the gzip trailer) and sends what waited. Not called when
+  // the feed failed midway: a streamed body then stays cut, a spooled one
+  // is never sent.
   void Finish();
   bool started() const { return started_; }
+  // Bytes went to `out`: the answer can no longer change.
+  bool sent() const { return sent_; }
   int status() const { return status_; }
   // A one-line text/plain answer: 4xx, 503 (with Retry-After) or 500.
+  // REQUIRES: !sent(); a spooled body begun is dropped.
   void Error(int status, std::string_view message, const std::vector<std::pair<std::string, std::string>>& extra = {});
 
  private:
+  void SendHead(const ResponseHead& head);
   Sink& out_;
   bool with_head_, head_only_;
-  bool started_ = false;
+  Delivery delivery_;
+  bool started_ = false, sent_ = false;
   int status_ = 0;
+  ResponseHead head_;             // spooled: sent at Finish
+  std::unique_ptr<Spool> spool_;  // spooled: the body so far
   std::unique_ptr<GzipSink> gzip_;
 };
 

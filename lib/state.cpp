@@ -11,11 +11,16 @@ SqlQuery State(const char* text) { return ParseSqlQuery(text, "sql/state.sql"); 
 
 // Prepared once per connection (the database caches by address).
 struct Queries {
-  SqlQuery load_visit = State("SELECT last_visit FROM feed_robot_visit WHERE robot = :robot AND feed = :feed");
+  SqlQuery load_visit =
+      State("SELECT last_visit, previous_visit FROM feed_robot_visit WHERE robot = :robot AND feed = :feed");
+  // A newer visit pushes the last one down to previous_visit (assignments
+  // run left to right, so previous_visit sees the old last_visit);
   // GREATEST: two overlapping visits never move the record back.
   SqlQuery save_visit = State(
-      "INSERT INTO feed_robot_visit (robot, feed, last_visit, recorded) VALUES (:robot, :feed, :visit, :now) "
-      "ON DUPLICATE KEY UPDATE last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)");
+      "INSERT INTO feed_robot_visit (robot, feed, last_visit, previous_visit, recorded) "
+      "VALUES (:robot, :feed, :visit, NULL, :now) ON DUPLICATE KEY UPDATE "
+      "previous_visit = IF(VALUES(last_visit) > last_visit, last_visit, previous_visit), "
+      "last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)");
   SqlQuery load_plan = State("SELECT identity, planned, parts FROM feed_part_plan WHERE feed = :feed");
   SqlQuery save_plan = State(
       "INSERT INTO feed_part_plan (feed, identity, planned, parts) VALUES (:feed, :identity, :planned, :parts) "
@@ -49,10 +54,13 @@ const PartRange* PartPlan::Find(int number) const {
 void StateStore::CheckVisits() { CheckTable(db_, Q().load_visit, "feed_robot_visit"); }
 void StateStore::CheckPlans() { CheckTable(db_, Q().load_plan, "feed_part_plan"); }
 
-std::optional<std::string> StateStore::LastVisit(const std::string& robot, const std::string& feed) {
+Visits StateStore::LoadVisits(const std::string& robot, const std::string& feed) {
   Rows visit = db_.Run(Q().load_visit, {{"robot", robot}, {"feed", feed}});
-  if (visit.Next() && !visit.IsNull(0)) return std::string(visit.Get(0));
-  return std::nullopt;
+  Visits v;
+  if (!visit.Next()) return v;
+  if (!visit.IsNull(0)) v.last = std::string(visit.Get(0));
+  if (!visit.IsNull(1)) v.previous = std::string(visit.Get(1));
+  return v;
 }
 
 void StateStore::RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,

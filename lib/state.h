@@ -26,6 +26,12 @@ struct PartRange {
   friend bool operator==(const PartRange&, const PartRange&) = default;
 };
 
+// A robot's recorded visits of a feed: the snapshot moments
+// ("YYYY-MM-DD HH:MM:SS", site time) of its last two.
+struct Visits {
+  std::optional<std::string> last, previous;
+};
+
 struct PartPlan {
   std::string identity;  // the mapping and limits the plan was made for
   int64_t planned = 0;   // UnixTime it was last refreshed
@@ -42,10 +48,10 @@ class StateStore {
   void CheckVisits();
   void CheckPlans();
 
-  // The robot's last whole visit of `feed` ("YYYY-MM-DD HH:MM:SS", site
-  // time), or nullopt.
-  std::optional<std::string> LastVisit(const std::string& robot, const std::string& feed);
-  // Moves the record forward to `visit` (never back), stamped `now`.
+  // The robot's recorded visits of `feed` (none: both nullopt).
+  Visits LoadVisits(const std::string& robot, const std::string& feed);
+  // Moves the record forward to `visit` (never back), the last one becoming
+  // the previous one; stamped `now`.
   void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
                    const std::string& now);
 

@@ -4,16 +4,21 @@
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'feeds'@'localhost';
 -- (the feed user needs only SELECT on the board's own tables).
 
--- Each robot's last whole visit of each feed (Jooble's incremental feed):
--- the moment the feed it received was taken, site time. It advances only
--- after a response to that robot was written to its end.
+-- Each robot's last two visits of each feed (Jooble's incremental feed):
+-- the moments the feeds it received were taken, site time. A visit is
+-- recorded once its response was handed over whole; with overlap_visits = 1
+-- (the default) the next visit sends what changed since the visit before
+-- the last, so a visit cut where the program cannot see it loses nothing.
 CREATE TABLE IF NOT EXISTS feed_robot_visit (
-  robot       VARCHAR(64) NOT NULL,   -- the config's `since = robot NAME`
-  feed        VARCHAR(64) NOT NULL,   -- the [feed NAME]
-  last_visit  DATETIME NOT NULL,
-  recorded    DATETIME NOT NULL,      -- when it was written
+  robot           VARCHAR(64) NOT NULL,   -- the config's `since = robot NAME`
+  feed            VARCHAR(64) NOT NULL,   -- the [feed NAME]
+  last_visit      DATETIME NOT NULL,
+  previous_visit  DATETIME NULL,          -- the one before it
+  recorded        DATETIME NOT NULL,      -- when it was written
   PRIMARY KEY (robot, feed)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+-- (a table made by an earlier version gains the column)
+ALTER TABLE feed_robot_visit ADD COLUMN IF NOT EXISTS previous_visit DATETIME NULL AFTER last_visit;
 
 -- The parts of each live document set (sitemaps): for every section feed,
 -- the keyset range each numbered part serves, so that a crawler that

@@ -93,6 +93,9 @@ mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'CREATE DATABASE IF NO
 SITE=$WORK/site
 mkdir -p "$SITE/cgi-bin"
 cp -r conf templates sql "$SITE/"
+# Short database timeouts, so that the frozen-database test takes seconds.
+sed -i 's/^\[database\]$/[database]\nconnect_timeout = 2\nread_timeout = 4\nwrite_timeout = 4/' \
+    "$SITE/conf/sample-board.ini"
 cp build/feed.fcgi "$SITE/cgi-bin/feed.fcgi"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test \

@@ -21,7 +21,7 @@ PACKAGES=(
     zlib1g-dev                  # gzip output (-lz)
     libgtest-dev                # googletest (-lgtest -lgtest_main)
     mariadb-server mariadb-client   # private test database
-    apache2 libapache2-mod-fcgid    # private test web server
+    apache2 libapache2-mod-fcgid libapache2-mod-xsendfile  # private test web server
     curl python3 tzdata         # test harness, fixture generator, time zones
     libxml2-utils               # xmllint: sitemaps checked against the sitemaps.org XSDs
 )

@@ -9,7 +9,9 @@
 # DIR/log/apache-error.log and DIR/log/apache-access.log, fcgid sockets and
 # process table in DIR/fcgid) and starts Apache on 127.0.0.1:PORT, serving
 # ROOT/cgi-bin/feed.fcgi through mod_fcgid at /cgi-bin/feed.fcgi (PATH_INFO
-# passed on: /cgi-bin/feed.fcgi/yads gives PATH_INFO=/yads). It waits until
+# passed on: /cgi-bin/feed.fcgi/yads gives PATH_INFO=/yads), configured by
+# the shipped snippet ROOT/conf/apache-feed.conf with /srv/feeds read as
+# ROOT (ROOT/spool is made, writable by the web user). It waits until
 # the port answers (10 s). It refuses when PORT is taken by something else.
 # Already running with the same configuration: nothing to do; with another
 # one: stopped and started again. stop SIGTERMs exactly the pid in the pid
@@ -137,6 +139,9 @@ PORT=$3 ROOT=$4 CONFIG=$5
 [ -d "$ROOT" ] || die "no folder $ROOT"
 ROOT=$(cd "$ROOT" && pwd)
 PROGRAM=$ROOT/cgi-bin/feed.fcgi
+SNIPPET=$ROOT/conf/apache-feed.conf
+[ -f "$SNIPPET" ] || die "no $SNIPPET (the shipped Apache snippet)"
+[[ $ROOT != *'#'* ]] || die "ROOT holds '#': $ROOT"
 [ -f "$PROGRAM" ] || die "no program $PROGRAM (build it first: make)"
 if [ -n "$CONFIG" ]; then
     CONFIG=$(realpath -m -- "$CONFIG")
@@ -145,13 +150,13 @@ fi
 command -v apache2 >/dev/null && [ -e "$MODULES/mod_fcgid.so" ] ||
     die "apache2 or mod_fcgid is not installed (run tools/deps.sh)"
 
-mkdir -p "$DIR/run" "$DIR/log" "$DIR/fcgid" "$DIR/htdocs"
+mkdir -p "$DIR/run" "$DIR/log" "$DIR/fcgid" "$DIR/htdocs" "$ROOT/spool"
 chmod 755 "$DIR" "$DIR/htdocs"
 exec 9>"$DIR/log/.apache.lock"
 flock 9
 
 if [ -n "$WEB_USER" ]; then
-    chown "$WEB_USER:" "$DIR/fcgid"
+    chown "$WEB_USER:" "$DIR/fcgid" "$ROOT/spool"
     chmod 700 "$DIR/fcgid"
     open_path "$WEB_USER" "$DIR/fcgid"
     open_path "$WEB_USER" "$ROOT/cgi-bin"
@@ -196,6 +201,11 @@ LoadModule mpm_event_module $MODULES/mod_mpm_event.so
 LoadModule authz_core_module $MODULES/mod_authz_core.so
 LoadModule alias_module $MODULES/mod_alias.so
 LoadModule fcgid_module $MODULES/mod_fcgid.so
+LoadModule xsendfile_module $MODULES/mod_xsendfile.so
+LoadModule deflate_module $MODULES/mod_deflate.so
+LoadModule filter_module $MODULES/mod_filter.so
+LoadModule rewrite_module $MODULES/mod_rewrite.so
+LoadModule setenvif_module $MODULES/mod_setenvif.so
 
 DocumentRoot $(conf_str "$DIR/htdocs")
 <Directory />
@@ -207,23 +217,14 @@ DocumentRoot $(conf_str "$DIR/htdocs")
     Require all granted
 </Directory>
 
-Alias /cgi-bin/feed.fcgi $(conf_str "$PROGRAM")
-<Directory $(conf_str "$ROOT/cgi-bin")>
-    Options +ExecCGI
-    AcceptPathInfo On
-    <Files "feed.fcgi">
-        SetHandler fcgid-script
-        Require all granted
-    </Files>
-</Directory>
+# The shipped snippet, with the paths of this site.
+$(sed -e "s#^Alias /feeds #Alias /cgi-bin/feed.fcgi #" -e "s#/srv/feeds#$ROOT#g" \
+      -e '/^FcgidInitialEnv FEED_CONFIG/d' -e '/^FcgidMaxProcessesPerClass/d' "$SNIPPET")
 
 FcgidIPCDir $(conf_str "$DIR/fcgid")
 FcgidProcessTableFile $(conf_str "$DIR/fcgid/shm")
 FcgidMaxProcesses ${FCGID_MAX_PROCESSES:-8}
-FcgidMaxRequestsPerProcess 0
-FcgidMaxRequestLen 65536
-FcgidIOTimeout 120
-FcgidBusyTimeout 300
+FcgidMaxProcessesPerClass ${FCGID_MAX_PROCESSES:-8}
 ${env_lines}
 EOF
 )

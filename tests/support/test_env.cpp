@@ -1,13 +1,16 @@
 #include "test_env.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "error.h"
@@ -181,7 +184,7 @@ class HookSink : public Sink {
 
 Reply Take(App& app, const Request& req, HookSink& sink) {
   Reply r;
-  r.status = app.Handle(req, sink, true, &r.report);
+  r.status = app.Handle(req, sink, /*live=*/true, &r.report);
   size_t end = sink.data.find("\r\n\r\n");
   std::string head = sink.data.substr(0, end);
   size_t pos = 0;
@@ -194,6 +197,12 @@ Reply Take(App& app, const Request& req, HookSink& sink) {
     if (colon != std::string::npos) r.headers[line.substr(0, colon)] = line.substr(colon + 2);
   }
   r.body = end == std::string::npos ? "" : sink.data.substr(end + 4);
+  // A body named to the web server (hand_off = x-sendfile): read it as the
+  // web server would.
+  if (auto x = r.headers.find("X-Sendfile"); x != r.headers.end()) {
+    EXPECT_EQ(r.body, "") << "a handed-off response carries no body of its own";
+    r.body = ReadSiteFile(x->second);
+  }
   return r;
 }
 
@@ -247,6 +256,15 @@ std::string Cp1251ToUtf8(const std::string& s) {
   out.reserve(s.size() * 2);
   for (unsigned char c : s) AppendUtf8(out, FromCp1251(c));
   return out;
+}
+
+bool PollUntil(const std::function<bool()>& condition, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    if (condition()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace feed::testing

@@ -76,4 +76,8 @@ std::string Unhex(const std::string& hex);
 // Runs a shell command, returns its exit status.
 int Shell(const std::string& cmd);
 
+// Polls `condition` every 20 ms until it holds (true) or `timeout_ms` passed
+// (false): how tests wait for an event they cannot be told of.
+bool PollUntil(const std::function<bool()>& condition, int timeout_ms = 30000);
+
 }  // namespace feed::testing

@@ -92,7 +92,9 @@ TEST(Response, GzipBodyRoundTripsAndHeadOnlyHasNoBody) {
   r.Finish();
   size_t end = sink.data.find("\r\n\r\n");
   ASSERT_NE(end, std::string::npos);
-  EXPECT_EQ(sink.data.substr(0, end), "Status: 200 OK\r\nContent-Type: text/xml; charset=windows-1251");
+  EXPECT_EQ(sink.data.substr(0, end),
+            "Status: 200 OK\r\nContent-Type: text/xml; charset=windows-1251\r\n"
+            "X-Content-Type-Options: nosniff\r\nContent-Encoding: gzip");
   EXPECT_EQ(Gunzip(sink.data.substr(end + 4)), text);
 
   StringSink head_sink;
@@ -121,7 +123,8 @@ TEST(Response, ErrorIsOneLineOfPlainText) {
   r.Error(503, "the database is unavailable", {{"Retry-After", "60"}});
   EXPECT_EQ(sink.data,
             "Status: 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            "Cache-Control: no-store\r\nRetry-After: 60\r\n\r\nthe database is unavailable\n");
+            "Cache-Control: no-store\r\nRetry-After: 60\r\nX-Content-Type-Options: nosniff\r\n\r\n"
+            "the database is unavailable\n");
 }
 
 }  // namespace

@@ -1,0 +1,141 @@
+#include "spool.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "error.h"
+
+namespace feed {
+namespace {
+
+constexpr size_t kFileBuffer = 64 * 1024;
+constexpr time_t kOrphanAge = 60;  // seconds before a dead process's file goes
+
+[[noreturn]] void Fail(const std::string& what, const std::string& path) {
+  throw InternalError("spool " + path + ": " + what + ": " + std::strerror(errno));
+}
+
+void WriteAll(int fd, const char* p, size_t n, const std::string& path) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      Fail("cannot write", path);
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+// The pid in "feed-PID-N", or 0.
+pid_t OwnerOf(const char* name) {
+  if (std::strncmp(name, "feed-", 5) != 0) return 0;
+  char* end = nullptr;
+  long pid = std::strtol(name + 5, &end, 10);
+  if (end == name + 5 || *end != '-' || pid <= 0) return 0;
+  return static_cast<pid_t>(pid);
+}
+
+}  // namespace
+
+SpoolDir::SpoolDir(std::string dir) : dir_(std::move(dir)) {
+  if (dir_.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    dir_ = tmp && *tmp ? tmp : "/tmp";
+  }
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+}
+
+SpoolDir::~SpoolDir() { Release(); }
+
+std::string SpoolDir::NewName() {
+  return dir_ + "/feed-" + std::to_string(::getpid()) + "-" + std::to_string(++next_);
+}
+
+void SpoolDir::Release() {
+  for (const std::string& p : published_) ::unlink(p.c_str());
+  published_.clear();
+}
+
+size_t SpoolDir::Sweep() {
+  DIR* d = ::opendir(dir_.c_str());
+  if (!d) return 0;
+  size_t removed = 0;
+  const time_t now = std::time(nullptr);
+  while (dirent* e = ::readdir(d)) {
+    pid_t pid = OwnerOf(e->d_name);
+    if (pid == 0 || pid == ::getpid()) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::string path = dir_ + "/" + e->d_name;
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && now - st.st_mtime > kOrphanAge && ::unlink(path.c_str()) == 0) ++removed;
+  }
+  ::closedir(d);
+  return removed;
+}
+
+Spool::Spool(SpoolDir& dir, size_t memory_limit) : dir_(dir), memory_limit_(memory_limit) {}
+
+Spool::~Spool() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(name_.c_str());
+  }
+}
+
+void Spool::Spill() {
+  name_ = dir_.NewName();
+  auto open = [&] { return ::open(name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644); };
+  fd_ = open();
+  if (fd_ < 0 && errno == ENOENT && ::mkdir(dir_.path().c_str(), 0755) == 0) fd_ = open();  // made on first use
+  if (fd_ < 0) Fail("cannot create a file", name_);
+  ::fchmod(fd_, 0644);  // the web server reads it, whatever the umask
+}
+
+void Spool::Write(std::string_view bytes) {
+  memory_.append(bytes);
+  size_ += bytes.size();
+  if (fd_ < 0 && memory_.size() <= memory_limit_) return;
+  if (fd_ < 0) Spill();
+  if (memory_.size() >= kFileBuffer) {
+    WriteAll(fd_, memory_.data(), memory_.size(), name_);
+    memory_.clear();
+  }
+}
+
+void Spool::CopyTo(Sink& out) {
+  if (fd_ < 0) {
+    out.Write(memory_);
+    return;
+  }
+  WriteAll(fd_, memory_.data(), memory_.size(), name_);
+  memory_.clear();
+  std::string buf(kFileBuffer, '\0');
+  for (off_t at = 0;;) {
+    ssize_t n = ::pread(fd_, buf.data(), buf.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) Fail("cannot read back", name_);
+    if (n == 0) break;
+    out.Write(std::string_view(buf.data(), static_cast<size_t>(n)));
+    at += n;
+  }
+}
+
+std::string Spool::Publish() {
+  WriteAll(fd_, memory_.data(), memory_.size(), name_);
+  memory_.clear();
+  if (::close(fd_) != 0) Fail("cannot close", name_);
+  fd_ = -1;
+  dir_.Published(name_);
+  return name_;
+}
+
+}  // namespace feed

@@ -1,0 +1,87 @@
+// Where a response body waits until it is whole. A live response is
+// rendered into a Spool at full speed and only then sent, so that
+//  - a failure while rendering (the database gone, a timeout) is answered
+//    with a clean 503 instead of a document cut mid-way that the web server
+//    would end like a whole one;
+//  - the body goes out with its Content-Length, so a client that is cut
+//    off sees it is short;
+//  - with `hand_off = x-sendfile`, a large body is not sent by the program
+//    at all: the file is named to the web server (X-Sendfile), which sends
+//    it to the client at whatever speed the client reads, while the
+//    process takes the next request. Slow readers then hold web server
+//    threads, not the handful of feed processes.
+// A body stays in memory up to `memory_limit` bytes and moves to a file in
+// `dir` beyond that, so memory stays flat whatever the body's size.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "output.h"
+
+namespace feed {
+
+// The files a process named to the web server, removed once the web server
+// has opened them: when the process takes its next request (mod_fcgid gives
+// a process a new request only after the last one's handler, which opens
+// the file, returned), or when it ends. Files of processes that died are
+// removed by the next process that looks (Sweep).
+class SpoolDir {
+ public:
+  // `dir` empty: the system's temporary folder (TMPDIR or /tmp).
+  explicit SpoolDir(std::string dir);
+  ~SpoolDir();
+  SpoolDir(const SpoolDir&) = delete;
+  SpoolDir& operator=(const SpoolDir&) = delete;
+
+  const std::string& path() const { return dir_; }
+  // A new file name in the folder for this process: DIR/feed-PID-N.
+  std::string NewName();
+  // Remembers a published file, to remove it at Release.
+  void Published(std::string path) { published_.push_back(std::move(path)); }
+  // Removes the files published so far (call between requests).
+  void Release();
+  // Removes files of processes that no longer exist, older than a minute;
+  // returns how many. Cheap: one read of the folder.
+  size_t Sweep();
+
+ private:
+  std::string dir_;
+  uint64_t next_ = 0;
+  std::vector<std::string> published_;
+};
+
+class Spool : public Sink {
+ public:
+  Spool(SpoolDir& dir, size_t memory_limit);
+  ~Spool() override;
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  // Throws FeedError(kInternal) when the file cannot be written (a full
+  // disk): the response then fails before anything was sent.
+  void Write(std::string_view bytes) override;
+  uint64_t size() const { return size_; }
+  bool in_memory() const { return fd_ < 0; }
+
+  // Copies the body to `out` (kClientGone when it went away).
+  void CopyTo(Sink& out);
+  // Gives the file a name the web server can open and returns it; the
+  // Spool no longer owns the file (SpoolDir::Published does). REQUIRES:
+  // !in_memory().
+  std::string Publish();
+
+ private:
+  void Spill();
+
+  SpoolDir& dir_;
+  size_t memory_limit_;
+  std::string memory_;
+  int fd_ = -1;
+  std::string name_;  // the file's name while it is being written
+  uint64_t size_ = 0;
+};
+
+}  // namespace feed
