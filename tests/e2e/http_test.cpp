@@ -250,10 +250,10 @@ TEST_F(HttpE2e, HeadHasTheHeadersAndNoBody) {
 }
 
 TEST_F(HttpE2e, OtherMethodsGet405WithAllow) {
-  for (const char* m : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS"}) {
+  for (const char* m : {"POST", "PUT", "DELETE", "PATCH"}) {
     HttpReply r = Http(m, "/yads");
     EXPECT_EQ(r.status, 405) << m;
-    EXPECT_EQ(r.headers["allow"], "GET, HEAD") << m;
+    EXPECT_EQ(r.headers["allow"], "GET, HEAD, OPTIONS") << m;
   }
 }
 
@@ -426,37 +426,6 @@ TEST_F(HttpE2e, JoobleBotGetsItsFeedThen304AndItsVisitIsRecorded) {
   ASSERT_EQ(full.status, 200);
   EXPECT_EQ(full.headers["content-type"], "text/xml; charset=windows-1251");
   EXPECT_NE(full.body.find("<jobs hide_contacts=\"1\">"), std::string::npos);
-}
-
-TEST_F(HttpE2e, AJoobleBotThatHangsUpMidFeedLeavesTheRecordWhereItWas) {
-  // Enough jobs that the feed is still streaming when the client leaves.
-  testing::LoadSampleBoard(3000, 30000);
-  testing::Mariadb("INSERT INTO feed_robot_visit VALUES ('JoobleBot', 'jooble', '2026-01-01 00:00:00', NOW())");
-  std::string url = Env("FEED_TEST_URL");
-  int port = std::stoi(url.substr(url.rfind(':') + 1));
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  std::string req = "GET /cgi-bin/feed.fcgi/jooble HTTP/1.0\r\nUser-Agent: JoobleBot/2.0\r\n\r\n";
-  ASSERT_EQ(send(fd, req.data(), req.size(), MSG_NOSIGNAL), static_cast<ssize_t>(req.size()));
-  char buf[8192];
-  ASSERT_GT(recv(fd, buf, sizeof buf, MSG_WAITALL), 0);
-  close(fd);
-  // Give the server the moment it needs to notice.
-  sleep(2);
-  EXPECT_EQ(
-      testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
-      "2026-01-01 00:00:00");
-  // A whole visit afterwards moves it.
-  HttpReply whole = Http("GET", "/jooble", {"User-Agent: JoobleBot/2.0"});
-  ASSERT_EQ(whole.status, 200);
-  EXPECT_NE(whole.body.find("</jobs>"), std::string::npos);
-  EXPECT_NE(
-      testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
-      "2026-01-01 00:00:00");
 }
 
 }  // namespace
