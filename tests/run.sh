@@ -95,7 +95,8 @@ mkdir -p "$SITE/cgi-bin"
 cp -r conf templates sql "$SITE/"
 cp build/feed.fcgi "$SITE/cgi-bin/feed.fcgi"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test \
+# The shipped configs carry no secret: a random one keys this run's tokens.
+FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/urandom | base64) \
     tests/harness/apache.sh start "$WORK/apache" "$PORT" "$SITE" "$SITE/conf/sample-board.ini" >"$WORK/apache-start.log" 2>&1 ||
     { cat "$WORK/apache-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 
