@@ -38,6 +38,8 @@ WRK_SECONDS = int(os.environ.get('BENCH_WRK_SECONDS', 20))
 CONCURRENCY = 16
 RESULTS = os.environ.get('BENCH_RESULTS', os.path.join(ROOT, 'bench', 'results'))
 BINARY = os.path.join(ROOT, 'build', 'bench', 'feed.fcgi')
+# The shipped configs carry no secret: the continue tokens' key, random per run.
+FEED_SECRET = os.urandom(24).hex()
 # The groups of measurements; --only picks some (the others keep the figures
 # of the last run at the same board size).
 GROUPS = ('yads', 'jooble', 'memory', 'sitemaps')
@@ -122,7 +124,8 @@ class Board:
 
     def feed_env(self):
         """The environment that points feed.fcgi's command line at this board."""
-        return dict(os.environ, FEED_DB_SOCKET=self.sock, FEED_DB_USER='board', FEED_DB_PASSWORD='board')
+        return dict(os.environ, FEED_DB_SOCKET=self.sock, FEED_DB_USER='board', FEED_DB_PASSWORD='board',
+                    FEED_SECRET=FEED_SECRET)
 
     def sql(self, text, root=False):
         return run(self.client(root=root) + ['-N', '-B'], input=text, capture_output=True).stdout
@@ -180,7 +183,7 @@ class FeedServer:
             raise SystemExit('bench: the deployed feed.fcgi refuses its config: %s' % check.stderr.strip())
         # As many processes as serve.sh gives PHP, so neither waits for a free one.
         env = dict(os.environ, FEED_DB_SOCKET=board.sock, FEED_DB_USER='board', FEED_DB_PASSWORD='board',
-                   FCGID_MAX_PROCESSES='32')
+                   FEED_SECRET=FEED_SECRET, FCGID_MAX_PROCESSES='32')
         run([os.path.join(ROOT, 'tests', 'harness', 'apache.sh'), 'start', self.dir, str(self.port), self.site,
              os.path.join(self.site, 'conf', 'legacy-board.ini')], env=env, stdout=subprocess.DEVNULL)
 

@@ -118,7 +118,8 @@ void LoadServer(const IniSection& sec, const std::string& file, const std::strin
   }
 }
 
-FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::string& base) {
+// `env_secret`: FEED_SECRET, already checked, or nullptr when unset.
+FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::string& base, const char* env_secret) {
   FeedConfig f;
   f.name = Trim(sec.name.substr(5));
   if (!IsName(f.name)) {
@@ -208,12 +209,14 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
         throw ConfigError(Where(file, v.line) + "keyset names 1 to 3 result fields, such as: added id");
       }
     } else if (key == "secret") {
-      if (s.size() < 16) throw ConfigError(Where(file, v.line) + "secret must be at least 16 characters");
+      if (std::string why = SecretUnfit(s); !why.empty()) throw ConfigError(Where(file, v.line) + "secret " + why);
       f.secret = s;
     } else if (key == "overlap_visits") {
       f.overlap_visits = ParseInt(v, file, key, 0, 1);
     } else if (key == "settle_seconds") {
       f.settle_seconds = ParseInt(v, file, key, 0, 86400);
+    } else if (key == "max_run_seconds") {
+      f.max_run_seconds = ParseInt(v, file, key, 3600, 31 * 86400);
     } else if (key.rfind("value.", 0) == 0 && IsName(key.substr(6))) {
       f.values[key.substr(6)] = s;
     } else {
@@ -237,10 +240,14 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
   if (!have_query) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs query = FILE");
   if (f.keyset.empty())
     throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs keyset = FIELDS (the query's ORDER BY)");
+  if (env_secret) f.secret = env_secret;
   if (!f.continue_param.empty()) {
     if (f.page_size == 0)
       throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no page_size");
-    if (f.secret.empty()) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no secret");
+    if (f.secret.empty()) {
+      throw ConfigError(Where(file, sec.line) + "[feed " + f.name +
+                        "] has continue but no secret (FEED_SECRET in the environment, or secret = ...)");
+    }
     if (f.continue_param == f.since_param)
       throw ConfigError(Where(file, since_line) + "since and continue must be different parameters");
   } else if (f.page_size != 0) {
@@ -312,6 +319,29 @@ void Override(const char* env, std::string* field) {
 
 }  // namespace
 
+// Sixteen characters of one or two kinds ("aaaa...", "abab...") or spaces
+// pass a length check; eight different characters rule those out without
+// refusing a hex or base64 string (48 random hex digits miss eight of the
+// sixteen with a chance of about 1e-13).
+std::string SecretUnfit(std::string_view secret) {
+  if (secret.size() < 16) return "must be at least 16 characters";
+  std::string lower;
+  for (char c : secret) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* placeholder : {"change-me", "changeme", "change_me"}) {
+    if (lower.find(placeholder) != std::string::npos) {
+      return "is a placeholder ('" + std::string(placeholder) +
+             "'): use a long random string of your own, such as the output of "
+             "`head -c 24 /dev/urandom | base64`";
+    }
+  }
+  std::set<char> distinct(secret.begin(), secret.end());
+  if (distinct.size() < 8) {
+    return "must hold at least 8 different characters (a long random string, such as the output of "
+           "`head -c 24 /dev/urandom | base64`)";
+  }
+  return "";
+}
+
 std::vector<IniSection> ParseIni(const std::string& text, const std::string& file) {
   std::vector<IniSection> out;
   std::set<std::string> seen_sections;
@@ -362,6 +392,10 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   c.file = file;
   std::set<std::string> paths;
   std::vector<int> feed_lines, set_lines;
+  const char* env_secret = std::getenv("FEED_SECRET");
+  if (env_secret) {
+    if (std::string why = SecretUnfit(env_secret); !why.empty()) throw ConfigError(file + ": FEED_SECRET " + why);
+  }
   for (const IniSection& sec : ParseIni(text, file)) {
     if (sec.name == "database") {
       LoadDatabase(sec, file, &c.database);
@@ -380,7 +414,7 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
         c.site[key] = v.value;
       }
     } else if (sec.name.rfind("feed ", 0) == 0) {
-      c.feeds.push_back(LoadFeed(sec, file, base_dir));
+      c.feeds.push_back(LoadFeed(sec, file, base_dir, env_secret));
       feed_lines.push_back(sec.line);
     } else if (sec.name.rfind("set ", 0) == 0) {
       c.sets.push_back(LoadSet(sec, file, base_dir));

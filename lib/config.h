@@ -16,12 +16,15 @@
 //                           numbered parts of one or more section feeds
 //
 // FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
-// and FEED_DB_NAME in the environment override the [database] keys.
+// and FEED_DB_NAME in the environment override the [database] keys, and
+// FEED_SECRET every feed's secret: the shipped configs carry no secret, so
+// that no installed file holds one (see SecretUnfit).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "encoder.h"
@@ -116,8 +119,9 @@ struct FeedConfig {
   bool stream = false;                        // read = stream: plain statements whose rows stream
   std::string db_charset;                     // connection charset for this feed's rows ("" = [database])
   std::vector<std::string> keyset;            // result fields ordering the query, 1-3
-  std::string secret;                         // keys the continue token
+  std::string secret;                         // keys the continue token (or FEED_SECRET)
   int settle_seconds = 10;                    // written date = run start - settle
+  int max_run_seconds = 604800;               // a token whose run began longer ago gets 400
   std::map<std::string, std::string> values;  // value.KEY = ...: {value.KEY} in the template
 };
 
@@ -154,8 +158,16 @@ struct Config {
 // "site.KEY" from [site] and, for a feed, "value.KEY" from its section.
 std::map<std::string, std::string> TemplateValues(const Config& site, const FeedConfig* feed);
 
-// Reads and checks the file; applies the FEED_DB_* environment overrides.
+// Reads and checks the file; applies the FEED_DB_* and FEED_SECRET
+// environment overrides.
 Config LoadConfig(const std::string& file);
+
+// Why `secret` cannot key continue tokens, as the rest of a sentence that
+// starts with its name ("must be at least 16 characters"), or "" when it
+// can. Refused: fewer than 16 characters; fewer than 8 different characters
+// (one repeated character, only spaces, "abababab..."); a placeholder, that
+// is anything holding "change-me", "changeme" or "change_me" in any case.
+std::string SecretUnfit(std::string_view secret);
 
 // The whole of a file the site owner wrote (config, template, SQL); throws
 // FeedError(kConfig) "PATH: cannot read the file".

@@ -295,6 +295,22 @@ std::string Hex64(uint64_t v) {
   return s;
 }
 
+namespace {
+// "7 days", "12 hours", "5400 seconds".
+std::string Duration(int64_t seconds) {
+  if (seconds % 86400 == 0) return std::to_string(seconds / 86400) + (seconds == 86400 ? " day" : " days");
+  if (seconds % 3600 == 0) return std::to_string(seconds / 3600) + (seconds == 3600 ? " hour" : " hours");
+  return std::to_string(seconds) + " seconds";
+}
+}  // namespace
+
+std::string RunStartUnfit(int64_t run_start, int64_t now, int64_t max_age) {
+  // `now` is a real moment and max_age at most weeks: neither sum overflows.
+  if (run_start < now - max_age) return "began more than " + Duration(max_age) + " ago";
+  if (run_start > now + kRunStartAhead) return "starts more than " + Duration(kRunStartAhead) + " from now";
+  return "";
+}
+
 std::string ContinueTokenCodec::Unfit(int64_t run_start, const std::vector<int64_t>& keyset) {
   if (keyset.empty() || keyset.size() > kMaxKeyset) return "a continue token holds 1 to 3 keyset values";
   int bits = kMacBits + kVersionBits + kCountBits + CostOf(run_start);

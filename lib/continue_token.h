@@ -48,6 +48,19 @@ class ContinueTokenCodec {
   uint64_t k0_, k1_;
 };
 
+// How far after the request's moment a token's run may start: several
+// servers behind one name whose clocks differ, or site time that goes back
+// an hour when summer time ends.
+constexpr int64_t kRunStartAhead = 86400;
+
+// Why a decoded token cannot continue a run this feed is still serving, as
+// the rest of a sentence "a run that ...", or "" when it can: its start lies
+// more than `max_age` seconds before `now` or more than kRunStartAhead after
+// it. `run_start` and `now` are NaiveSeconds of site time; the MAC says
+// only that this feed wrote the token, not when, and a token made with a
+// leaked secret may carry any start.
+std::string RunStartUnfit(int64_t run_start, int64_t now, int64_t max_age);
+
 // SipHash-2-4 of `data` under the 128-bit key (k0, k1).
 uint64_t SipHash24(uint64_t k0, uint64_t k1, std::string_view data);
 

@@ -65,8 +65,19 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const 
       }
     }
   }
-  s.run_start = token ? token->run_start : NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
-  if (token) s.after = token->keyset;
+  const int64_t now = NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
+  s.run_start = now;
+  if (token) {
+    // A good MAC says this feed wrote the token, not that what it carries is
+    // sane (the secret may have leaked): the run must be recent. The keyset
+    // position is checked in Serve, once the columns' types are known.
+    if (std::string why = RunStartUnfit(token->run_start, now, c.max_run_seconds); !why.empty()) {
+      throw BadRequest(c.continue_param + " is a token of a run that " + why + "; start again without " +
+                       c.continue_param);
+    }
+    s.run_start = token->run_start;
+    s.after = token->keyset;
+  }
   return s;
 }
 
@@ -86,7 +97,12 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   const FeedConfig& c = feed_.config();
   Start start = Begin(req, db, clock);
   Bind(db);
-  if (start.after.empty()) start.after = feed_.keyset().First(start.since);
+  if (start.after.empty()) {
+    start.after = feed_.keyset().First(start.since);
+  } else if (std::string why = feed_.keyset().Unfit(start.after, start.since); !why.empty()) {
+    throw BadRequest(c.continue_param + " is not a position of this feed: " + why + "; start again without " +
+                     c.continue_param);
+  }
   SqlParams params = feed_.RunParams(start.since, FormatSqlDateTime(FromNaiveSeconds(start.run_start)));
   feed_.keyset().BindAfter(start.after, &params);
   feed_.keyset().BindUntil(feed_.keyset().Last(), &params);

@@ -5,7 +5,10 @@
 //
 // A paged feed (continue = param NAME) ends a response after page_size rows
 // with a continue token that carries the run's start and the keyset
-// position of the last row taken. A robot's feed (since = robot NAME)
+// position of the last row taken. A token is answered 400 unless it
+// decodes (this feed, this since-moment, this secret), its run began at
+// most max_run_seconds ago and at most kRunStartAhead ahead, and its
+// position fits the keyset's columns (Keyset::Unfit). A robot's feed (since = robot NAME)
 // records, after a response to that robot was written whole, the run's
 // start less settle_seconds as its last visit; nobody else moves it.
 #pragma once

@@ -89,6 +89,25 @@ Position Keyset::First(const std::string& since) const {
   return pos;
 }
 
+std::string Keyset::Unfit(const Position& pos, const std::string& since) const {
+  if (pos.size() != types_.size()) {
+    return std::to_string(pos.size()) + " keyset values for " + std::to_string(types_.size()) + " keyset fields";
+  }
+  for (size_t i = 0; i < pos.size(); ++i) {
+    if (types_[i] == ColumnType::kInteger) continue;
+    if (pos[i] < kMinDate || pos[i] > kMaxDate) {
+      return "keyset field '" + fields_[i] + "' is a date outside the years 1000 to 9999";
+    }
+    if (types_[i] == ColumnType::kDate && (pos[i] - kMinDate) % 86400 != 0) {
+      return "keyset field '" + fields_[i] + "' is a DATE with a time of day";
+    }
+  }
+  if (Before(pos, First(since))) {
+    return "the keyset position lies before the start of the walk" + (since.empty() ? "" : " (" + since + ")");
+  }
+  return "";
+}
+
 Position Keyset::Last() const { return Extreme(types_, direction_ == Direction::kAscending); }
 
 void Keyset::Bind(const Position& pos, const char* prefix, SqlParams* params) const {

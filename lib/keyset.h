@@ -50,6 +50,14 @@ class Keyset {
   // The position after every row: the open end of a range.
   Position Last() const;
 
+  // Why `pos` (from a continue token) cannot be where a walk from
+  // First(since) stands, as one line naming the field, or "" when it can:
+  // a value outside its column's domain (a DATETIME outside years 1000 to
+  // 9999, a DATE with a time of day; integers are taken as they come, the
+  // column's width being unknown), the wrong number of values, or, walking
+  // ascending, a position before First(since). REQUIRES: Bind.
+  std::string Unfit(const Position& pos, const std::string& since) const;
+
   // :after_FIELD and :until_FIELD for `pos`.
   void BindAfter(const Position& pos, SqlParams* params) const;
   void BindUntil(const Position& pos, SqlParams* params) const;

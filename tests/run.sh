@@ -98,7 +98,8 @@ sed -i 's/^\[database\]$/[database]\nconnect_timeout = 2\nread_timeout = 4\nwrit
     "$SITE/conf/sample-board.ini"
 cp build/feed.fcgi "$SITE/cgi-bin/feed.fcgi"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test \
+# The shipped configs carry no secret: a random one keys this run's tokens.
+FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/urandom | base64) \
     tests/harness/apache.sh start "$WORK/apache" "$PORT" "$SITE" "$SITE/conf/sample-board.ini" >"$WORK/apache-start.log" 2>&1 ||
     { cat "$WORK/apache-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 

@@ -8,7 +8,8 @@
 #   tools/demo.sh stop     stop exactly what start started
 #
 #   PORT      (8080)             where Apache listens, on loopback only
-#   DEMO_DIR  (/tmp/feed-demo)   data, logs and the deployed site
+#   DEMO_DIR  (/tmp/feed-demo)   data, logs, the deployed site and the
+#                                random FEED_SECRET (DEMO_DIR/secret)
 #   ADS, JOBS (5000, 1000)       size of the generated sample board
 set -euo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
@@ -48,7 +49,12 @@ start() {
     "$ROOT/tests/harness/apache.sh" stop "$DIR/apache" >/dev/null
     rm -rf "$site"
     mv "$site.new" "$site"
-    FEED_DB_SOCKET=$sock FEED_DB_NAME=sample \
+    # The shipped config carries no secret: the demo makes a random one,
+    # kept across restarts so that tokens already handed out stay good.
+    if [ ! -s "$DIR/secret" ]; then
+        (umask 077; head -c 24 /dev/urandom | base64 >"$DIR/secret")
+    fi
+    FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=$(cat "$DIR/secret") \
         "$ROOT/tests/harness/apache.sh" start "$DIR/apache" "$PORT" "$site" "$site/conf/sample-board.ini"
     local base=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
     local day
@@ -63,8 +69,8 @@ Follow <continue> with: ...&continue=TOKEN (same date).
   $base/sitemap.xml                       the sitemap index (its parts: sitemap-ads-1.xml, ...)
   $base/urls-1.txt                        the ads as a text sitemap
   $base/rss  $base/atom   the 50 newest ads
-Static sitemap files: FEED_DB_SOCKET=$sock FEED_DB_NAME=sample cgi-bin/feed.fcgi --config conf/sample-board.ini write --robots /sitemap.xml /tmp/sitemaps
-Command line:   FEED_DB_SOCKET=$sock FEED_DB_NAME=sample cgi-bin/feed.fcgi --config conf/sample-board.ini render /yads date='$day 00:00:00'
+Static sitemap files: FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini write --robots /sitemap.xml /tmp/sitemaps
+Command line:   FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini render /yads date='$day 00:00:00'
 Database:       mariadb --no-defaults --socket=$sock -ufeed -pfeed sample
 Logs:           $DIR/apache/log/apache-error.log
 

@@ -19,12 +19,12 @@
 #
 # The FastCGI program's environment is exactly: FEED_CONFIG=CONFIG (absolute
 # path; not set when CONFIG is ''), each of FEED_DB_HOST FEED_DB_PORT
-# FEED_DB_SOCKET FEED_DB_USER FEED_DB_PASSWORD FEED_DB_NAME, TZ (if not empty),
-# ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS that is set when apache.sh
-# starts, plus what mod_fcgid adds itself. Apache itself starts with a clean
-# environment (env -i). As root, Apache and feed.fcgi run as www-data; DIR,
-# ROOT and CONFIG must then be reachable by www-data: folders under /tmp
-# are opened (chmod) as needed, elsewhere it is an error.
+# FEED_DB_SOCKET FEED_DB_USER FEED_DB_PASSWORD FEED_DB_NAME FEED_SECRET, TZ
+# (if not empty), ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS that is set when
+# apache.sh starts, plus what mod_fcgid adds itself. Apache itself starts
+# with a clean environment (env -i). As root, Apache and feed.fcgi run as
+# www-data; DIR, ROOT and CONFIG must then be reachable by www-data: folders
+# under /tmp are opened (chmod) as needed, elsewhere it is an error.
 # FCGID_MAX_PROCESSES (default 8) caps the number of feed.fcgi processes.
 set -euo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
@@ -34,7 +34,7 @@ die() { echo "apache.sh: $*" >&2; exit 1; }
 usage() { sed -n '4,6p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 PASS_ENV=(FEED_DB_HOST FEED_DB_PORT FEED_DB_SOCKET FEED_DB_USER FEED_DB_PASSWORD
-          FEED_DB_NAME TZ ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS)
+          FEED_DB_NAME FEED_SECRET TZ ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS)
 MODULES=/usr/lib/apache2/modules
 
 CMD=${1:-}
@@ -219,7 +219,8 @@ DocumentRoot $(conf_str "$DIR/htdocs")
 
 # The shipped snippet, with the paths of this site.
 $(sed -e "s#^Alias /feeds #Alias /cgi-bin/feed.fcgi #" -e "s#/srv/feeds#$ROOT#g" \
-      -e '/^FcgidInitialEnv FEED_CONFIG/d' -e '/^FcgidMaxProcessesPerClass/d' "$SNIPPET")
+      -e '/^FcgidInitialEnv FEED_CONFIG/d' -e '/^FcgidInitialEnv FEED_SECRET/d' \
+      -e '/^FcgidMaxProcessesPerClass/d' "$SNIPPET")
 
 FcgidIPCDir $(conf_str "$DIR/fcgid")
 FcgidProcessTableFile $(conf_str "$DIR/fcgid/shm")
@@ -245,6 +246,7 @@ if port_taken "$PORT"; then
 fi
 
 printf '%s\n' "$new_conf" >"$CONF"
+chmod 600 "$CONF"   # it may hold FEED_SECRET and FEED_DB_PASSWORD
 : >>"$DIR/log/apache-error.log"
 # A clean environment: nothing of the caller's leaks into Apache, hence into
 # mod_fcgid and feed.fcgi; what feed.fcgi gets is in FcgidInitialEnv above.

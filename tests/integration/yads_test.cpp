@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include "app.h"
+#include "continue_token.h"
 #include "datetime.h"
 #include "error.h"
 #include "legacy_html.h"
@@ -233,6 +235,75 @@ TEST_F(YadsIntegration, TokensAreBoundToTheirDateAndTamperEvident) {
   EXPECT_EQ(Get(other, "date=2026-10-01+00:00:00&continue=" + first.continue_token).status, 400);
 }
 
+// With the secret known (leaked, or a bug in the feed), a token can carry
+// anything the codec can: what it carries is checked against the rules of
+// document.h, each answer below following from them and the site's clock.
+TEST_F(YadsIntegration, ForgedTokensWithTheSecretAnswer400UnlessTheyFit) {
+  FixedClock clock(1796119200);             // 2026-12-01 10:00:00 UTC
+  const int64_t now = 1796126400;           // the same in Kyiv (UTC+2), as NaiveSeconds
+  const int64_t since = 1790812800;         // 2026-10-01 00:00:00, the date asked for
+  const int64_t year_10000 = 253402300800;  // 10000-01-01 00:00:00
+  const int64_t day = 86400, p47 = int64_t{1} << 47;
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}})), &clock);
+  std::vector<std::string> log;
+  app.SetLog([&](const std::string& line) { log.push_back(line); });
+  const ContinueTokenCodec codec("integration-test-secret");  // WriteSampleConfig's
+  // DocumentFeed's binding: the feed's name, a newline, the normalised date.
+  auto forge = [&](int64_t run_start, Position keyset) {
+    return "date=2026-10-01+00:00:00&continue=" + codec.Encode({run_start, keyset}, "yads\n2026-10-01 00:00:00");
+  };
+
+  // The forger's codec and binding are the feed's: it reads the feed's own token.
+  Page first = Parse(Get(app, "date=2026-10-01+00:00:00"));
+  ASSERT_EQ(first.catalog_date, "2026-12-01 11:59:50");  // the run's start less settle_seconds
+  auto own = codec.Decode(first.continue_token, "yads\n2026-10-01 00:00:00");
+  ASSERT_TRUE(own.has_value()) << first.continue_token;
+  EXPECT_EQ(own->run_start, now);
+
+  struct Case {
+    const char* what;
+    int64_t run_start;
+    Position keyset;
+    int status;
+  } cases[] = {
+      {"keyset date in the year 10000", now, {year_10000, 1}, 400},
+      {"keyset date before the year 1000", now, {-p47, 1}, 400},
+      {"keyset date before the date asked for", now, {since - 1, 1}, 400},
+      {"run start 2^47 - 1", p47 - 1, {since, 1}, 400},
+      {"run start -2^47", -p47, {since, 1}, 400},
+      {"run start 40 days ago", now - 40 * day, {since, 1}, 400},
+      {"run start 7 days and a second ago", now - 7 * day - 1, {since, 1}, 400},
+      {"run start a day and a second ahead", now + day + 1, {since, 1}, 400},
+      {"run start 7 days ago", now - 7 * day, {since, 1}, 200},
+      {"run start a day ahead", now + day, {since, 1}, 200},
+      {"keyset at the date asked for", now, {since, 1}, 200},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    log.clear();
+    Reply r = Get(app, forge(c.run_start, c.keyset));
+    EXPECT_EQ(r.status, c.status) << r.body;
+    if (c.status == 400) {
+      EXPECT_EQ(r.headers["Content-Type"], "text/plain; charset=utf-8");
+      EXPECT_EQ(std::count(r.body.begin(), r.body.end(), '\n'), 1) << r.body;
+      EXPECT_NE(r.body.find("start again without continue"), std::string::npos) << r.body;
+      EXPECT_TRUE(log.empty()) << "a client's mistake is no server event: " << log.front();
+    }
+  }
+
+  // A good forged token is a page like any other: it goes on from its
+  // position, shows its run's date and hands on a token of the same run.
+  Reply six = Get(app, forge(now - 6 * day, {since + 14 * day, 0}));  // after 2026-10-15 00:00:00
+  Page six_days = Parse(six);
+  EXPECT_EQ(six_days.catalog_date, "2026-11-25 11:59:50");
+  EXPECT_EQ(six_days.ads.size() + six.report.skipped, 100u);  // page_size rows, some left out
+  for (const auto& [id, f] : six_days.ads) EXPECT_GE(f.at("date"), "2026-10-15") << id;
+  ASSERT_FALSE(six_days.continue_token.empty());
+  Page next = Parse(Get(app, "date=2026-10-01+00:00:00&continue=" + six_days.continue_token));
+  EXPECT_EQ(next.catalog_date, "2026-11-25 11:59:50");
+  EXPECT_FALSE(next.ads.empty());
+}
+
 TEST_F(YadsIntegration, ConditionalRequestsAnswer304) {
   App app(LoadConfig(testing::WriteSampleConfig()));
   Reply r = Get(app, "date=2026-10-20+00:00:00");
@@ -440,6 +511,56 @@ TEST_F(YadsIntegration, MappingErrorsAreFoundAtStart) {
   EXPECT_EQ(
       testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + testing::WriteSampleConfig() + "' check >/dev/null"),
       0);
+}
+
+// `make install` copies conf/* as it is: none of it may carry a secret, so
+// that every site keys its tokens with its own (FEED_SECRET). The configs
+// load with one from the environment and refuse to serve paged feeds
+// without.
+TEST(ShippedConfigs, CarryNoSecret) {
+  const std::string conf = Env("FEED_TEST_ROOT") + "/conf";
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(conf)) files.push_back(e.path().filename());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 3u);
+  setenv("FEED_DB_NAME", "sample", 1);
+  for (const std::string& name : files) {
+    SCOPED_TRACE(name);
+    const std::string path = conf + "/" + name, text = ReadSiteFile(path);
+    if (name.size() > 4 && name.substr(name.size() - 4) == ".ini") {
+      bool paged = false;
+      for (const IniSection& sec : ParseIni(text, path)) {
+        for (const auto& [key, v] : sec.entries) {
+          EXPECT_NE(key, "secret") << "[" << sec.name << "] line " << v.line;
+          paged = paged || key == "continue";
+        }
+      }
+      unsetenv("FEED_SECRET");
+      if (paged) {
+        try {
+          LoadConfig(path);
+          ADD_FAILURE() << "a paged feed loaded without a secret";
+        } catch (const FeedError& e) {
+          EXPECT_NE(std::string(e.what()).find("has continue but no secret"), std::string::npos) << e.what();
+        }
+      }
+      setenv("FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN", 1);
+      EXPECT_NO_THROW(LoadConfig(path));
+      unsetenv("FEED_SECRET");
+    } else {
+      // Anything else (the Apache snippet) may name FEED_SECRET only with a
+      // value the program refuses.
+      std::istringstream in(text);
+      for (std::string line; std::getline(in, line);) {
+        const size_t at = line.find("FEED_SECRET ");
+        if (at == std::string::npos) continue;
+        std::string value = line.substr(at + 12);
+        value.erase(0, value.find_first_not_of(" \t"));
+        EXPECT_NE(SecretUnfit(value), "") << line;
+      }
+    }
+  }
+  unsetenv("FEED_DB_NAME");
 }
 
 }  // namespace

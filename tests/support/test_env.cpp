@@ -136,8 +136,11 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& override
 std::optional<Config> LegacyConfig() {
   const char* db = std::getenv("FEED_TEST_LEGACY_DB");
   if (!db) return std::nullopt;
-  const std::map<std::string, std::string> env = {
-      {"FEED_DB_SOCKET", Env("FEED_TEST_SOCKET")}, {"FEED_DB_NAME", db}, {"FEED_DB_USER", "feed"}, {"FEED_DB_PASSWORD", "feed"}};
+  const std::map<std::string, std::string> env = {{"FEED_DB_SOCKET", Env("FEED_TEST_SOCKET")},
+                                                  {"FEED_DB_NAME", db},
+                                                  {"FEED_DB_USER", "feed"},
+                                                  {"FEED_DB_PASSWORD", "feed"},
+                                                  {"FEED_SECRET", "legacy-board-test-secret"}};
   for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
   Config c = LoadConfig(Env("FEED_TEST_ROOT") + "/conf/legacy-board.ini");
   for (const auto& [k, v] : env) unsetenv(k.c_str());

@@ -44,7 +44,8 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& yads_ove
 std::string WriteConfig(const std::string& feeds);
 
 // conf/legacy-board.ini pointed at the legacy board tests/run.sh loaded
-// from ../shared/board (FEED_TEST_LEGACY_DB), or nullopt when there is none.
+// from ../shared/board (FEED_TEST_LEGACY_DB), its tokens keyed by
+// FEED_SECRET=legacy-board-test-secret, or nullopt when there is none.
 std::optional<Config> LegacyConfig();
 
 // Stops and starts the private MariaDB (harness script).

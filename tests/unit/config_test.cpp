@@ -64,6 +64,7 @@ TEST(Config, EnvironmentOverridesTheDatabaseSection) {
 }
 
 TEST(Config, EachMistakeNamesFileAndLine) {
+  unsetenv("FEED_SECRET");
   struct Case {
     std::string text;
     const char* expect;
@@ -127,6 +128,88 @@ TEST(Config, RobotSinceAndTemplateValues) {
             std::string::npos);
   EXPECT_NE(ErrorOf("[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nvalue.a b = 1\n")
                 .find("f.ini:7: unknown key"),
+            std::string::npos);
+}
+
+// ---- The continue token secret ----------------------------------------------------
+
+TEST(Config, SecretRules) {
+  const char* good[] = {
+      "0123456789abcdef",  // 16 characters, 16 different
+      "integration-test-secret",
+      "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN",  // head -c 24 /dev/urandom | base64
+      "0f3a9c47e1b2d8560f3a9c47e1b2d856",  // hex digits
+      "correct horse battery staple",
+  };
+  for (const char* s : good) EXPECT_EQ(SecretUnfit(s), "") << s;
+  struct Case {
+    std::string secret;
+    const char* want;
+  } bad[] = {
+      {"", "must be at least 16 characters"},
+      {"0123456789abcde", "must be at least 16 characters"},
+      {"sample-board-secret-change-me", "is a placeholder ('change-me')"},
+      {"legacy-board-secret-change-me", "is a placeholder ('change-me')"},
+      {"CHANGE-ME-to-something-long", "is a placeholder ('change-me')"},
+      {"please-ChangeMe-0123456789", "is a placeholder ('changeme')"},
+      {"change_me_0123456789abcdef", "is a placeholder ('change_me')"},
+      {std::string(32, 'a'), "at least 8 different characters"},
+      {std::string(16, ' '), "at least 8 different characters"},
+      {" \t \t \t \t \t \t \t \t", "at least 8 different characters"},
+      {"abababababababababab", "at least 8 different characters"},
+      {"abcdefgabcdefgabcdefg", "at least 8 different characters"},  // 7 different
+  };
+  for (const Case& c : bad) {
+    EXPECT_NE(SecretUnfit(c.secret).find(c.want), std::string::npos)
+        << "'" << c.secret << "' gave " << SecretUnfit(c.secret);
+  }
+}
+
+// The file's secret is refused at its line; only whitespace (quoted, since
+// values are trimmed) too.
+TEST(Config, WeakSecretsAreRefusedAtTheirLine) {
+  unsetenv("FEED_SECRET");
+  const std::string head =
+      "[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n";
+  EXPECT_NE(ErrorOf(head + "secret = sample-board-secret-change-me\n").find("f.ini:9: secret is a placeholder"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(head + "secret = xxxxxxxxxxxxxxxxxxxxxxxx\n").find("f.ini:9: secret must hold at least 8"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(head + "secret = \"                    \"\n").find("f.ini:9: secret must hold at least 8"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(head + "secret = \"\"\n").find("f.ini:9: secret must be at least 16"), std::string::npos);
+  EXPECT_NE(ErrorOf(head).find("f.ini:3: [feed y] has continue but no secret (FEED_SECRET"), std::string::npos);
+  EXPECT_EQ(ErrorOf(head + "secret = 0123456789abcdef\n"), "(accepted)");
+}
+
+TEST(Config, FeedSecretFromTheEnvironment) {
+  const std::string text =
+      "[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n"
+      "[feed z]\ntemplate = t\nquery = q\nkeyset = id\n";
+  setenv("FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN", 1);
+  Config c = ParseConfig(text, "f.ini", "/etc");
+  EXPECT_EQ(c.feeds[0].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
+  // It keys every feed, over the file's own secret.
+  Config over = ParseConfig(text + "secret = 0123456789abcdef\n", "f.ini", "/etc");
+  EXPECT_EQ(over.feeds[1].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
+  // The same rules, reported with the file the program was loading.
+  setenv("FEED_SECRET", "my-secret-change-me-later", 1);
+  EXPECT_NE(ErrorOf(text).find("f.ini: FEED_SECRET is a placeholder ('change-me')"), std::string::npos);
+  setenv("FEED_SECRET", "                ", 1);
+  EXPECT_NE(ErrorOf(text).find("f.ini: FEED_SECRET must hold at least 8 different"), std::string::npos);
+  setenv("FEED_SECRET", "", 1);
+  EXPECT_NE(ErrorOf(text).find("f.ini: FEED_SECRET must be at least 16 characters"), std::string::npos);
+  unsetenv("FEED_SECRET");
+  EXPECT_NE(ErrorOf(text).find("has continue but no secret"), std::string::npos);
+}
+
+TEST(Config, MaxRunSeconds) {
+  const std::string text = "[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\n";
+  EXPECT_EQ(ParseConfig(text, "f.ini", "/etc").feeds[0].max_run_seconds, 7 * 86400);
+  EXPECT_EQ(ParseConfig(text + "max_run_seconds = 86400\n", "f.ini", "/etc").feeds[0].max_run_seconds, 86400);
+  EXPECT_NE(ErrorOf(text + "max_run_seconds = 60\n")
+                .find("f.ini:7: max_run_seconds must be a whole number from 3600 "
+                      "to 2678400"),
             std::string::npos);
 }
 

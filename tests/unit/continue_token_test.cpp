@@ -390,6 +390,59 @@ TEST(ContinueToken, LayoutIsPinned) {
             RawToken(kSecret).Bits(4, 1).Bits(2, 1).Full(-kP47).Full(kP47 - 1).Finish(kBinding));
 }
 
+// Literal tokens that the build of commit 44485d4 (2026-12-01) issued,
+// with this secret, for the binding
+// DocumentFeed gives [feed yads] asked with date=2026-10-01 00:00:00 (the
+// feed's name, a newline, the date). Robots hold such tokens across an
+// upgrade: a change of the layout, the MAC or the key derivation fails here.
+TEST(ContinueToken, TokensOfAnEarlierBuildStillDecode) {
+  const ContinueTokenCodec codec("pinned-token-secret-2026");
+  const std::string binding = "yads\n2026-10-01 00:00:00";
+  struct Case {
+    const char* token;
+    ContinueToken payload;
+  };
+  const Case cases[] = {
+      // Run start 2026-12-01 06:00:00; keyset (added 2026-11-30 23:59:58, id 2345).
+      {"IQ1g0bT3seKA9Nj2xJQNHf1", {1796104800, {1796083198, 2345}}},
+      // The same run; three values of three classes: word, wide (2^32 + 17), small.
+      {"2lDgxnijJvLGGssJxq54sRgiNRFw", {1796104800, {1796083198, 4294967313, -5}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.token);
+    EXPECT_EQ(codec.Decode(c.token, binding), c.payload);
+    EXPECT_EQ(codec.Encode(c.payload, binding), c.token);
+    EXPECT_FALSE(codec.Decode(c.token, "yads\n2026-10-02 00:00:00").has_value());
+  }
+}
+
+// ---- What a decoded token may carry ---------------------------------------------
+
+TEST(ContinueToken, RunStartMustBeRecent) {
+  const int64_t now = 1796126400;  // 2026-12-01 12:00:00 as NaiveSeconds
+  const int64_t week = 7 * 86400;
+  struct Case {
+    int64_t run_start, max_age;
+    const char* want;  // "" when it fits
+  } cases[] = {
+      {now, week, ""},
+      {now - week, week, ""},
+      {now - week - 1, week, "began more than 7 days ago"},
+      {now - 40 * 86400, week, "began more than 7 days ago"},
+      {now + 86400, week, ""},
+      {now + 86401, week, "starts more than 1 day from now"},
+      {kP47 - 1, week, "starts more than 1 day from now"},
+      {-kP47, week, "began more than 7 days ago"},
+      {now - 3601, 3600, "began more than 1 hour ago"},
+      {now - 7201, 7200, "began more than 2 hours ago"},
+      {now - 5401, 5400, "began more than 5400 seconds ago"},
+      {now - 86401, 86400, "began more than 1 day ago"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(RunStartUnfit(c.run_start, now, c.max_age), c.want) << c.run_start << " " << c.max_age;
+  }
+}
+
 TEST(ContinueToken, RejectsMalformedPayloadsEvenWithValidMac) {
   const ContinueTokenCodec codec(kSecret);
   auto raw = [] { return RawToken(kSecret); };
