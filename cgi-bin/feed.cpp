@@ -48,7 +48,8 @@ const char kUsage[] =
     "\n"
     "The config file comes from --config or FEED_CONFIG. FEED_DB_HOST,\n"
     "FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD and\n"
-    "FEED_DB_NAME override its [database] keys.\n";
+    "FEED_DB_NAME override its [database] keys; FEED_SECRET keys the continue\n"
+    "tokens of paged feeds (the shipped configs carry none).\n";
 
 // libfcgi's output stream of one request. libfcgi cuts what it is given
 // into 8 KB FCGI_STDOUT records, one write(2) each; a feed of hundreds of MB

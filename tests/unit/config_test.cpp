@@ -131,6 +131,37 @@ TEST(Config, RobotSinceAndTemplateValues) {
             std::string::npos);
 }
 
+TEST(Config, ServerTimeoutsAndOverlap) {
+  const std::string feed = "[feed j]\ntemplate = t\nquery = q\nkeyset = id\nsince = robot JoobleBot\n";
+  Config d = ParseConfig("[database]\nname = x\n" + feed, "f.ini", "/etc/feed");
+  EXPECT_EQ(d.server.hand_off, HandOff::kNone);
+  EXPECT_EQ(d.server.spool_dir, "");
+  EXPECT_EQ(d.server.spool_memory, 65536);
+  EXPECT_EQ(d.database.connect_timeout, 5);
+  EXPECT_EQ(d.database.read_timeout, 20);
+  EXPECT_EQ(d.database.write_timeout, 20);
+  EXPECT_EQ(d.feeds[0].overlap_visits, 1);
+  Config c = ParseConfig(
+      "[database]\nname = x\nconnect_timeout = 2\nread_timeout = 7\nwrite_timeout = 9\n"
+      "[server]\nhand_off = x-sendfile\nspool_dir = ../spool\nspool_memory = 1024\n" +
+          feed + "overlap_visits = 0\n",
+      "f.ini", "/etc/feed");
+  EXPECT_EQ(c.server.hand_off, HandOff::kXSendfile);
+  EXPECT_EQ(c.server.spool_dir, "/etc/feed/../spool");
+  EXPECT_EQ(c.server.spool_memory, 1024);
+  EXPECT_EQ(c.database.connect_timeout, 2);
+  EXPECT_EQ(c.database.read_timeout, 7);
+  EXPECT_EQ(c.database.write_timeout, 9);
+  EXPECT_EQ(c.feeds[0].overlap_visits, 0);
+  EXPECT_NE(ErrorOf("[database]\nname = x\n[server]\nhand_off = sendfile\n" + feed).find("f.ini:4: hand_off must be"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[database]\nname = x\n[server]\nhand_off = x-sendfile\n" + feed).find("f.ini:3: hand_off = x-sendfile needs spool_dir"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[database]\nname = x\nread_timeout = 0\n" + feed).find("f.ini:3: read_timeout"), std::string::npos);
+  EXPECT_NE(ErrorOf("[database]\nname = x\n" + feed + "overlap_visits = 2\n").find("f.ini:8: overlap_visits"),
+            std::string::npos);
+}
+
 // ---- The continue token secret ----------------------------------------------------
 
 TEST(Config, SecretRules) {

@@ -19,6 +19,24 @@ TEST(QueryParams, DecodesPercentAndPlus) {
   EXPECT_EQ(QueryParams::Parse("t=%D0%BF").Get("t"), "п");
 }
 
+TEST(QueryParams, LookAlikesOfKnownParametersAreRefusedByName) {
+  auto refused = [](const std::string& qs) -> std::string {
+    try {
+      QueryParams::Parse(qs).RefuseLookalikes({"date", "continue"});
+    } catch (const FeedError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kBadRequest);
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(refused("date=2026-11-01&continue=abc&utm_source=x&dates=1&x[]=2"), "");
+  EXPECT_EQ(refused("Date=1"), "unknown parameter 'Date'; this feed takes 'date'");
+  EXPECT_EQ(refused("CONTINUE=1"), "unknown parameter 'CONTINUE'; this feed takes 'continue'");
+  EXPECT_EQ(refused("date%5B%5D=1"), "unknown parameter 'date[]'; this feed takes 'date'");
+  EXPECT_EQ(refused("date[0]=1"), "unknown parameter 'date[0]'; this feed takes 'date'");
+  EXPECT_EQ(refused("date=1&Date=2"), "unknown parameter 'Date'; this feed takes 'date'");
+}
+
 TEST(QueryParams, RejectsMalformedInputWithAReason) {
   const char* bad[] = {
       "date=%",      "date=%4", "date=%zz", "date=%00", "date=a%0Ab",     "date=%FF",

@@ -1,0 +1,190 @@
+// The spool (a body held until it is whole) and the spooled Response: what
+// reaches the client, and when.
+#include "spool.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "error.h"
+#include "http.h"
+
+namespace feed {
+namespace {
+
+std::string FreshDir() {
+  std::string dir = ::testing::TempDir() + "spool-test-" + std::to_string(::getpid()) + "-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::string cmd = "rm -rf '" + dir + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  return dir;  // made by the spool on first use
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool Exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+std::string Text(size_t n) {
+  std::string s;
+  while (s.size() < n) s += "<ad id=\"" + std::to_string(s.size()) + "\"/>\n";
+  return s.substr(0, n);
+}
+
+TEST(Spool, SmallBodiesStayInMemoryLargeOnesMoveToAFileByteForByte) {
+  SpoolDir dir(FreshDir());
+  Spool small(dir, 1000);
+  small.Write(Text(1000));
+  EXPECT_TRUE(small.in_memory());
+  StringSink a;
+  small.CopyTo(a);
+  EXPECT_EQ(a.data, Text(1000));
+
+  Spool large(dir, 1000);
+  const std::string body = Text(300000);
+  for (size_t at = 0; at < body.size(); at += 777) large.Write(std::string_view(body).substr(at, 777));
+  EXPECT_FALSE(large.in_memory());
+  EXPECT_EQ(large.size(), body.size());
+  StringSink b;
+  large.CopyTo(b);
+  EXPECT_EQ(b.data, body);
+}
+
+TEST(Spool, APublishedFileHoldsTheBodyUntilReleasedAndAnAbandonedOneGoesAtOnce) {
+  SpoolDir dir(FreshDir());
+  std::string abandoned_name;
+  {
+    Spool abandoned(dir, 10);
+    abandoned.Write(Text(5000));
+    // Its file is the only one in the folder.
+    abandoned_name = dir.path() + "/feed-" + std::to_string(::getpid()) + "-1";
+    EXPECT_TRUE(Exists(abandoned_name));
+  }
+  EXPECT_FALSE(Exists(abandoned_name)) << "a body never sent leaves no file";
+
+  Spool s(dir, 10);
+  s.Write(Text(5000));
+  const std::string path = s.Publish();
+  EXPECT_EQ(path.rfind(dir.path() + "/feed-" + std::to_string(::getpid()) + "-", 0), 0u);
+  EXPECT_EQ(ReadFile(path), Text(5000));
+  struct stat st;
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u) << "the web server reads it";
+  dir.Release();
+  EXPECT_FALSE(Exists(path));
+}
+
+TEST(Spool, SweepRemovesOldFilesOfDeadProcessesOnly) {
+  SpoolDir dir(FreshDir());
+  Spool mine(dir, 0);
+  mine.Write("x");  // makes the folder
+  // A pid that cannot be running: above the kernel's pid_max.
+  const std::string dead_old = dir.path() + "/feed-99999999-1", dead_new = dir.path() + "/feed-99999999-2";
+  const std::string alive_old = dir.path() + "/feed-1-1", other = dir.path() + "/notes.txt";
+  for (const std::string& p : {dead_old, dead_new, alive_old, other}) std::ofstream(p) << "body";
+  timeval old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  for (const std::string& p : {dead_old, alive_old, other}) ASSERT_EQ(::utimes(p.c_str(), old), 0);
+  EXPECT_EQ(dir.Sweep(), 1u);
+  EXPECT_FALSE(Exists(dead_old));
+  EXPECT_TRUE(Exists(dead_new)) << "a dead process's fresh file may still be on its way to the web server";
+  EXPECT_TRUE(Exists(alive_old)) << "pid 1 is alive";
+  EXPECT_TRUE(Exists(other));
+}
+
+// Spooled, nothing reaches the client before Finish; then the head with
+// Content-Length and the body, or the head with X-Sendfile.
+TEST(SpooledResponse, SendsNothingUntilWholeThenHeadWithLengthAndBody) {
+  SpoolDir dir(FreshDir());
+  StringSink out;
+  Response r(out, true, false, Delivery{&dir, false, 100});
+  ResponseHead h;
+  h.Add("Content-Type", "text/xml");
+  r.Start(h, false);
+  r.Write(Text(5000));
+  EXPECT_EQ(out.data, "");
+  EXPECT_FALSE(r.sent());
+  r.Finish();
+  EXPECT_EQ(out.data, "Status: 200 OK\r\nContent-Type: text/xml\r\nX-Content-Type-Options: nosniff\r\n"
+                      "Content-Length: 5000\r\n\r\n" + Text(5000));
+}
+
+TEST(SpooledResponse, AFailureBeforeFinishIsAnsweredCleanly) {
+  SpoolDir dir(FreshDir());
+  StringSink out;
+  Response r(out, true, false, Delivery{&dir, false, 100});
+  r.Start(ResponseHead{}, true);
+  r.Write(Text(50000));  // half a feed, gzipped into a file
+  ASSERT_FALSE(r.sent());
+  r.Error(503, "the database is unavailable; try again later", {{"Retry-After", "60"}});
+  EXPECT_EQ(out.data,
+            "Status: 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n"
+            "Retry-After: 60\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 45\r\n\r\n"
+            "the database is unavailable; try again later\n");
+}
+
+TEST(SpooledResponse, GzipHasTheLengthOfTheCompressedBody) {
+  SpoolDir dir(FreshDir());
+  StringSink out;
+  Response r(out, true, false, Delivery{&dir, false, 1000});
+  r.Start(ResponseHead{}, true);
+  r.Write(Text(200000));
+  r.Finish();
+  const size_t end = out.data.find("\r\n\r\n");
+  const std::string head = out.data.substr(0, end), body = out.data.substr(end + 4);
+  EXPECT_NE(head.find("Content-Encoding: gzip\r\n"), std::string::npos);
+  EXPECT_NE(head.find("Content-Length: " + std::to_string(body.size())), std::string::npos) << head;
+  EXPECT_EQ(Gunzip(body), Text(200000));
+}
+
+// Handed off: a large body is named to the web server, which compresses it
+// itself (the program never gzips then); a small one is sent as it is.
+TEST(SpooledResponse, XSendfileNamesLargeBodiesAndNeverGzips) {
+  SpoolDir dir(FreshDir());
+  StringSink out;
+  Response r(out, true, false, Delivery{&dir, true, 1000});
+  r.Start(ResponseHead{}, /*gzip=*/true);
+  r.Write(Text(5000));
+  r.Finish();
+  const std::string prefix = "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\nX-Sendfile: ";
+  ASSERT_EQ(out.data.rfind(prefix, 0), 0u) << out.data;
+  const std::string path = out.data.substr(prefix.size(), out.data.find("\r\n", prefix.size()) - prefix.size());
+  EXPECT_EQ(out.data.substr(prefix.size() + path.size()), "\r\n\r\n");
+  EXPECT_EQ(ReadFile(path), Text(5000));
+
+  StringSink small;
+  Response s(small, true, false, Delivery{&dir, true, 1000});
+  s.Start(ResponseHead{}, true);
+  s.Write("<small/>");
+  s.Finish();
+  EXPECT_EQ(small.data, "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 8\r\n\r\n<small/>");
+}
+
+TEST(SpooledResponse, HeadAnd304AndOptionsCarryNoLength) {
+  SpoolDir dir(FreshDir());
+  StringSink head_out;
+  Response head(head_out, true, /*head_only=*/true, Delivery{&dir, false, 100});
+  head.Start(ResponseHead{}, false);
+  head.Write("ignored");
+  head.Finish();
+  EXPECT_EQ(head_out.data, "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\n\r\n");
+
+  StringSink nm_out;
+  Response nm(nm_out, true, false, Delivery{&dir, false, 100});
+  Validators v;
+  v.etag = "W/\"abc\"";
+  nm.NotModified(v);
+  EXPECT_EQ(nm_out.data,
+            "Status: 304 Not Modified\r\nETag: W/\"abc\"\r\nVary: Accept-Encoding\r\nX-Content-Type-Options: nosniff\r\n\r\n");
+}
+
+}  // namespace
+}  // namespace feed
