@@ -8,9 +8,13 @@
 // position of the last row taken. A token is answered 400 unless it
 // decodes (this feed, this since-moment, this secret), its run began at
 // most max_run_seconds ago and at most kRunStartAhead ahead, and its
-// position fits the keyset's columns (Keyset::Unfit). A robot's feed (since = robot NAME)
-// records, after a response to that robot was written whole, the run's
-// start less settle_seconds as its last visit; nobody else moves it.
+// position fits the keyset's columns (Keyset::Unfit).
+//
+// A robot's feed (since = robot NAME) records, after a response to that
+// robot was handed over whole, the run's start less settle_seconds as its
+// last visit; nobody else moves it. The next visit starts after the visit
+// before that one (overlap_visits = 1), since a cut the program cannot see
+// (the web server sending a spooled body) must not lose the rows it held.
 #pragma once
 
 #include <memory>
