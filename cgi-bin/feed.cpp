@@ -44,7 +44,8 @@ const char kUsage[] =
     "        --robots adds the Sitemap: lines for robots.txt. Exit 0 on\n"
     "        success, 1 otherwise.\n"
     "  check  load the config, templates and SQL and check them against the\n"
-    "        database; exit 0 when all is well.\n"
+    "        database, and that the spool folder takes files; exit 0 when all\n"
+    "        is well.\n"
     "\n"
     "The config file comes from --config or FEED_CONFIG. FEED_DB_HOST,\n"
     "FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD and\n"
@@ -296,6 +297,7 @@ int main(int argc, char** argv) {
   try {
     feed::App app(feed::LoadConfig(config_file));
     if (!args.empty() && args[0] == "check") {
+      app.CheckSpool();
       app.CheckDatabase();
       std::printf("%s: config, templates and SQL are in order\n", config_file.c_str());
       return 0;
@@ -308,6 +310,7 @@ int main(int argc, char** argv) {
     }
     // A mapping error is reported once, at start; a database that is down
     // now is checked again on the first request.
+    app.CheckSpool();
     try {
       app.CheckDatabase();
     } catch (const feed::FeedError& e) {

@@ -35,6 +35,9 @@ class App {
   // mapping error; kUnavailable when the database cannot be reached.
   void CheckDatabase();
 
+  // Checks that the spool folder takes files; throws kConfig.
+  void CheckSpool() { spool_.Check(); }
+
   // Answers one request on `out`, CGI-style head first. Returns the status
   // sent. `report` (optional) receives what was written. `live`: the body
   // is spooled and sent whole as [server] says; otherwise (the command

@@ -54,7 +54,14 @@ SpoolDir::SpoolDir(std::string dir) : dir_(std::move(dir)) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
 }
 
-SpoolDir::~SpoolDir() { Release(); }
+void SpoolDir::Check() {
+  Spool probe(*this, 0);
+  try {
+    probe.Write("x");
+  } catch (const FeedError& e) {
+    throw ConfigError(std::string(e.what()) + " (the spool folder, [server] spool_dir: make it writable by the web server's user)");
+  }
+}
 
 std::string SpoolDir::NewName() {
   return dir_ + "/feed-" + std::to_string(::getpid()) + "-" + std::to_string(++next_);

@@ -26,15 +26,21 @@ namespace feed {
 // The files a process named to the web server, removed once the web server
 // has opened them: when the process takes its next request (mod_fcgid gives
 // a process a new request only after the last one's handler, which opens
-// the file, returned), or when it ends. Files of processes that died are
-// removed by the next process that looks (Sweep).
+// the file, returned). The last files of a process that ends (mod_fcgid
+// stops idle ones; a CGI process ends after its request, before the web
+// server opened the file) are removed by the next process that looks
+// (Sweep).
 class SpoolDir {
  public:
   // `dir` empty: the system's temporary folder (TMPDIR or /tmp).
   explicit SpoolDir(std::string dir);
-  ~SpoolDir();
   SpoolDir(const SpoolDir&) = delete;
   SpoolDir& operator=(const SpoolDir&) = delete;
+
+  // Throws FeedError(kConfig) when no file can be made in the folder (made
+  // when missing), so that the mistake shows at start, not on the first
+  // large response.
+  void Check();
 
   const std::string& path() const { return dir_; }
   // A new file name in the folder for this process: DIR/feed-PID-N.

@@ -100,6 +100,19 @@ TEST(Spool, SweepRemovesOldFilesOfDeadProcessesOnly) {
   EXPECT_TRUE(Exists(other));
 }
 
+TEST(Spool, CheckRefusesAFolderThatTakesNoFiles) {
+  SpoolDir good(FreshDir());
+  EXPECT_NO_THROW(good.Check());
+  SpoolDir bad("/etc/hostname/spool");  // under a file: never a folder
+  try {
+    bad.Check();
+    ADD_FAILURE() << "accepted";
+  } catch (const FeedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+    EXPECT_NE(std::string(e.what()).find("spool_dir"), std::string::npos) << e.what();
+  }
+}
+
 // Spooled, nothing reaches the client before Finish; then the head with
 // Content-Length and the body, or the head with X-Sendfile.
 TEST(SpooledResponse, SendsNothingUntilWholeThenHeadWithLengthAndBody) {
