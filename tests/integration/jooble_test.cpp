@@ -10,6 +10,7 @@
 #include <set>
 
 #include "app.h"
+#include "clock.h"
 #include "datetime.h"
 #include "legacy_html.h"
 #include "test_env.h"
@@ -238,6 +239,56 @@ TEST_F(JoobleIntegration, WindowsCp1251WithCdataStaysCorrect) {
   EXPECT_NE(r.body.find("]]>&#128512;<![CDATA["), std::string::npos);
   EXPECT_NE(r.body.find("]]]]><![CDATA[>"), std::string::npos);
   EXPECT_NE(r.body.find("\xbf"), std::string::npos) << "ї as one windows-1251 byte";
+}
+
+// A hard-deleted job stamps nothing: the state's count and id sum change
+// all the same, so the tag changes and Last-Modified moves to the moment
+// the new state was first seen. The clock is fixed; the expected dates
+// follow from that rule.
+TEST_F(JoobleIntegration, AHardDeletedJobChangesTheTagAndLastModified) {
+  testing::Mariadb("DELETE FROM feed_state_seen");
+  FixedClock clock(1795600800);  // Wed, 25 Nov 2026 10:00:00 GMT
+  App app(LoadConfig(testing::WriteConfig(kFeeds)), &clock);
+  auto visit = [&](const std::string& path, const std::string& inm, const std::string& ims) {
+    Request r = Visit(path, kBrowser, ims);
+    r.if_none_match = inm;
+    return testing::Fetch(app, r);
+  };
+  Reply first = visit("/jooble-full", "", "");
+  ASSERT_EQ(first.status, 200);
+  const std::string etag = first.headers["ETag"];
+  EXPECT_EQ(etag.front(), '"') << etag << ": the same state gives the same bytes, so the tag is strong";
+  EXPECT_EQ(first.headers["Last-Modified"], "Wed, 25 Nov 2026 10:00:00 GMT");
+  clock.Set(1795604400);  // 11:00, nothing changed
+  EXPECT_EQ(visit("/jooble-full", etag, "").status, 304);
+  EXPECT_EQ(visit("/jooble-full", "", "Wed, 25 Nov 2026 10:00:00 GMT").status, 304);
+
+  // The oldest job the feed lists goes, hard: the newest change stays.
+  const std::string newest = Table("SELECT MAX(updated) FROM job")[0][0];
+  const std::string victim =
+      Table("SELECT id FROM job WHERE status = 'active' AND TRIM(contacts) <> '' AND (expires IS NULL OR expires >="
+            " '2026-11-25') ORDER BY updated, id LIMIT 1")[0][0];
+  ASSERT_NE(first.body.find("<job id=\"" + victim + "\">"), std::string::npos);
+  testing::Mariadb("DELETE FROM job WHERE id = " + victim);
+  ASSERT_EQ(Table("SELECT MAX(updated) FROM job")[0][0], newest);
+  clock.Set(1795608000);  // 12:00
+  Reply after = visit("/jooble-full", etag, "");
+  EXPECT_EQ(after.status, 200);
+  EXPECT_NE(after.headers["ETag"], etag);
+  EXPECT_EQ(after.body.find("<job id=\"" + victim + "\">"), std::string::npos);
+  EXPECT_EQ(after.headers["Last-Modified"], "Wed, 25 Nov 2026 12:00:00 GMT");
+  EXPECT_EQ(visit("/jooble-full", "", "Wed, 25 Nov 2026 10:00:00 GMT").status, 200);
+  EXPECT_EQ(visit("/jooble-full", "", "Wed, 25 Nov 2026 12:00:00 GMT").status, 304);
+  // The incremental feed's state covers the whole table, not the robot's
+  // since: its If-Modified-Since (which is also its since) meets the same
+  // record on the next visit.
+  Reply bot = testing::Fetch(app, Visit("/jooble", kBot));
+  ASSERT_EQ(bot.status, 200);
+  EXPECT_EQ(bot.headers["Last-Modified"], "Wed, 25 Nov 2026 12:00:00 GMT");
+  clock.Set(1795611600);  // 13:00
+  Reply again = testing::Fetch(app, Visit("/jooble", kBot, bot.headers["Last-Modified"]));
+  EXPECT_EQ(again.status, 304);
+  EXPECT_EQ(Table("SELECT COUNT(*) FROM feed_state_seen")[0][0], "2") << "one record per feed";
 }
 
 TEST_F(JoobleIntegration, IfModifiedSinceWinsOverTheRecord) {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app.h"
+#include "clock.h"
 #include "datetime.h"
 #include "error.h"
 #include "legacy_html.h"
@@ -246,11 +247,135 @@ TEST_F(YadsIntegration, ConditionalRequestsAnswer304) {
   EXPECT_EQ(Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-Modified-Since", lm}}).status, 304);
   EXPECT_EQ(Get(app, "date=2026-10-21+00:00:00", "GET", {{"If-None-Match", etag}}).status, 200)
       << "another date is another document";
-  Mariadb("UPDATE listing SET title = CONCAT(title, ' !'), updated = '2026-11-20 10:00:00' WHERE id = 5");
+  // An edit of an ad on that page (the first ad of the date).
+  Mariadb(
+      "UPDATE listing SET title = CONCAT(title, ' !'), updated = '2026-11-20 10:00:00' WHERE status = 'active'"
+      " AND added >= '2026-10-20 00:00:00' ORDER BY added, id LIMIT 1");
   Reply changed = Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-None-Match", etag}});
   EXPECT_EQ(changed.status, 200);
   EXPECT_NE(changed.headers["ETag"], etag);
   EXPECT_EQ(Get(app, "date=2026-10-20+00:00:00", "GET", {{"If-Modified-Since", lm}}).status, 200);
+}
+
+// Validators that cannot go stale: the state of a page covers its rows'
+// count and ids beside their newest change, so a hard-deleted ad (which
+// stamps nothing) changes the tag, and Last-Modified moves to the moment
+// the engine first saw the new state. The clock is fixed: every expected
+// date below follows from the rule, not from the code.
+TEST_F(YadsIntegration, AHardDeletedAdChangesTheTagAndLastModified) {
+  Mariadb("DELETE FROM feed_state_seen");
+  FixedClock clock(1795600800);  // Wed, 25 Nov 2026 10:00:00 GMT
+  App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}})), &clock);
+  const std::string q = "date=2026-10-20+00:00:00";
+  auto conditional = [&](const std::string& inm, const std::string& ims, const std::string& ae = "") {
+    Request req;
+    req.path_info = "/yads";
+    req.query_string = q;
+    req.if_none_match = inm;
+    req.if_modified_since = ims;
+    req.accept_encoding = ae;
+    return testing::Fetch(app, req);
+  };
+  // The page's rows: the first 101 active ads of the date (100 and the one
+  // that tells a continue token follows).
+  auto window = Table(
+      "SELECT id, HEX(ref), updated FROM listing WHERE status = 'active' AND added >= '2026-10-20 00:00:00'"
+      " ORDER BY added, id LIMIT 101");
+  ASSERT_EQ(window.size(), 101u);
+  std::string newest;
+  for (const auto& row : window) newest = std::max(newest, row[2]);
+  ASSERT_LT(newest, "2026-11-25 12:00:00") << "the page's changes are all older than the clock (site time)";
+
+  Reply first = conditional("", "");
+  ASSERT_EQ(first.status, 200);
+  const std::string etag = first.headers["ETag"];
+  EXPECT_EQ(etag.rfind("W/\"", 0), 0u) << etag << ": the body holds its run's moment, so the tag is weak";
+  // First seen now, which is later than the newest change.
+  EXPECT_EQ(first.headers["Last-Modified"], "Wed, 25 Nov 2026 10:00:00 GMT");
+
+  // An hour without changes: the same tag and date, and 304 for either.
+  clock.Set(1795604400);  // 11:00
+  Reply later = conditional("", "");
+  EXPECT_EQ(later.headers["ETag"], etag);
+  EXPECT_EQ(later.headers["Last-Modified"], "Wed, 25 Nov 2026 10:00:00 GMT");
+  EXPECT_EQ(conditional(etag, "").status, 304);
+  EXPECT_EQ(conditional("", "Wed, 25 Nov 2026 10:00:00 GMT").status, 304);
+  // Weak comparison: the tag without W/, or in a list, matches too.
+  EXPECT_EQ(conditional(etag.substr(2), "").status, 304);
+  EXPECT_EQ(conditional("\"other\", " + etag, "").status, 304);
+  EXPECT_EQ(conditional("*", "").status, 304);
+  // A gzip body is another representation, with a tag of its own.
+  Reply gz = conditional(etag, "", "gzip");
+  EXPECT_EQ(gz.status, 200);
+  EXPECT_NE(gz.headers["ETag"], etag);
+  EXPECT_EQ(gz.headers["ETag"].rfind("W/\"", 0), 0u);
+  // An edit outside the page changes nothing the page shows.
+  Mariadb("UPDATE listing SET title = CONCAT(title, ' !'), updated = '2026-11-30 09:00:00' WHERE status = 'active'"
+          " AND added < '2026-10-20 00:00:00' ORDER BY added, id LIMIT 1");
+  EXPECT_EQ(conditional(etag, "").status, 304);
+  // What a client holds just before the delete.
+  Reply held = conditional("", "");
+  EXPECT_EQ(held.headers["ETag"], etag);
+  EXPECT_EQ(held.headers["Last-Modified"], "Wed, 25 Nov 2026 10:00:00 GMT");
+
+  // A hard delete of an ad on the page that is not its newest change: the
+  // newest change stays where it was, the count and the ids do not.
+  std::string victim, victim_ref;
+  for (const auto& row : window) {
+    const std::string ref = Unhex(row[1]);
+    if (row[2] < newest && ref.size() <= 32 &&
+        ref.find_first_not_of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos) {
+      victim = row[0];
+      victim_ref = Unhex(row[1]);
+      break;
+    }
+  }
+  ASSERT_FALSE(victim.empty());
+  ASSERT_NE(first.body.find("<id>" + victim_ref + "</id>"), std::string::npos);
+  Mariadb("DELETE FROM listing WHERE id = " + victim);
+  EXPECT_EQ(Table("SELECT MAX(updated) FROM (SELECT updated FROM listing WHERE status = 'active' AND"
+                  " added >= '2026-10-20 00:00:00' ORDER BY added, id LIMIT 101) w")[0][0],
+            newest)
+      << "the newest change alone would not have moved";
+  clock.Set(1795608000);  // 12:00
+  Reply stale_tag = conditional(held.headers["ETag"], "");
+  EXPECT_EQ(stale_tag.status, 200) << "the old tag must not get 304 for a page that lost an ad";
+  EXPECT_EQ(stale_tag.body.find("<id>" + victim_ref + "</id>"), std::string::npos);
+  EXPECT_NE(stale_tag.headers["ETag"], held.headers["ETag"]);
+  EXPECT_EQ(stale_tag.headers["Last-Modified"], "Wed, 25 Nov 2026 12:00:00 GMT");
+  EXPECT_EQ(conditional("", held.headers["Last-Modified"]).status, 200) << "nor the old date";
+  EXPECT_EQ(conditional("", "Wed, 25 Nov 2026 11:59:59 GMT").status, 200);
+  // The new state is stable again.
+  clock.Set(1795611600);  // 13:00
+  EXPECT_EQ(conditional(stale_tag.headers["ETag"], "").status, 304);
+  EXPECT_EQ(conditional("", "Wed, 25 Nov 2026 12:00:00 GMT").status, 304);
+  // Two changes within one second: HTTP dates count whole seconds, so the
+  // second state is first seen a second later, and until that second has
+  // come the page has no Last-Modified (never one in the future).
+  auto drop_one = [&] {
+    Mariadb(
+        "DELETE FROM listing WHERE status = 'active' AND added >= '2026-10-20 00:00:00' ORDER BY added, id LIMIT 1");
+  };
+  drop_one();
+  Reply one = conditional("", "");
+  EXPECT_EQ(one.headers["Last-Modified"], "Wed, 25 Nov 2026 13:00:00 GMT");
+  drop_one();
+  Reply two = conditional("", "Wed, 25 Nov 2026 13:00:00 GMT");
+  EXPECT_EQ(two.status, 200);
+  EXPECT_EQ(two.headers.count("Last-Modified"), 0u);
+  EXPECT_NE(two.headers["ETag"], one.headers["ETag"]);
+  clock.Set(1795611605);  // 13:00:05
+  EXPECT_EQ(conditional("", "").headers["Last-Modified"], "Wed, 25 Nov 2026 13:00:01 GMT");
+  EXPECT_EQ(conditional("", "Wed, 25 Nov 2026 13:00:00 GMT").status, 200);
+  EXPECT_EQ(Table("SELECT COUNT(*) FROM feed_state_seen")[0][0], "1") << "one date, one page: one record";
+  // A page reached by a continue token has a tag but no Last-Modified.
+  Page p = Parse(conditional("", ""));
+  ASSERT_FALSE(p.continue_token.empty());
+  Reply next = Get(app, q + "&continue=" + p.continue_token);
+  EXPECT_EQ(next.status, 200);
+  EXPECT_EQ(next.headers["ETag"].rfind("W/\"", 0), 0u);
+  EXPECT_EQ(next.headers.count("Last-Modified"), 0u);
+  EXPECT_EQ(Table("SELECT COUNT(*) FROM feed_state_seen")[0][0], "1");
 }
 
 TEST_F(YadsIntegration, PagingIsExactlyOnceWhileOthersWrite) {
