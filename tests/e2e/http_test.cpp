@@ -12,10 +12,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "output.h"
 #include "test_env.h"
@@ -432,6 +434,17 @@ TEST_F(HttpE2e, AJoobleBotThatHangsUpMidFeedLeavesTheRecordWhereItWas) {
   // Enough jobs that the feed is still streaming when the client leaves.
   testing::LoadSampleBoard(3000, 30000);
   testing::Mariadb("INSERT INTO feed_robot_visit VALUES ('JoobleBot', 'jooble', '2026-01-01 00:00:00', NOW())");
+  // What feed.fcgi writes to the server log from here on.
+  const std::string log_path = Env("FEED_TEST_APACHE_LOG");
+  const std::streamoff log_start = [&] {
+    std::ifstream log(log_path, std::ios::ate);
+    return static_cast<std::streamoff>(log.tellg());
+  }();
+  auto new_log = [&] {
+    std::ifstream log(log_path);
+    log.seekg(log_start);
+    return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  };
   std::string url = Env("FEED_TEST_URL");
   int port = std::stoi(url.substr(url.rfind(':') + 1));
   int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -445,8 +458,17 @@ TEST_F(HttpE2e, AJoobleBotThatHangsUpMidFeedLeavesTheRecordWhereItWas) {
   char buf[8192];
   ASSERT_GT(recv(fd, buf, sizeof buf, MSG_WAITALL), 0);
   close(fd);
-  // Give the server the moment it needs to notice.
-  sleep(2);
+  // Wait for the event that ends the request: feed.fcgi logs that the
+  // client went away once its write failed, and after that line the
+  // request records nothing more. A deadline, not a guess of how long.
+  std::string logged;
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+       (logged = new_log()).find("client went away") == std::string::npos &&
+       std::chrono::steady_clock::now() < deadline;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_NE(logged.find("client went away"), std::string::npos)
+      << "feed.fcgi never noticed the client had gone; the log since the request:\n" << logged;
   EXPECT_EQ(
       testing::Table("SELECT last_visit FROM feed_robot_visit WHERE robot = 'JoobleBot' AND feed = 'jooble'")[0][0],
       "2026-01-01 00:00:00");
