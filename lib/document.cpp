@@ -110,16 +110,21 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   // follows; a feed of the newest items is max_items rows.
   const bool paged = c.page_size > 0;
   const size_t page = paged ? static_cast<size_t>(c.page_size) : static_cast<size_t>(c.max_items);
-  params["limit"] = static_cast<int64_t>(page ? page : INT32_MAX);  // the state query may bound itself too
+  // The rows the response looks at, for a state query that bounds itself
+  // as the page does: a paged feed reads one more row to know whether a
+  // continue token follows.
+  params["limit"] = static_cast<int64_t>(page ? page + paged : INT32_MAX);
 
   ResponseHead head;
   head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
   head.Add("Vary", "Accept-Encoding");
   const bool gzip = AcceptsGzip(req.accept_encoding);
   // The entity tag covers everything the body depends on but the moment it
-  // was made.
-  const Validators validators =
-      feed_.State(db, params, start.since + '\x1f' + start.token_text + '\x1f', gzip);
+  // was made. A page reached by a continue token serves one robot's run:
+  // it has no Last-Modified, so that its state is not recorded page by page.
+  const Feed::StateView state = feed_.State(db, params, start.since + '\x1f' + start.token_text + '\x1f', gzip,
+                                            start.token_text.empty() ? std::optional(clock.Now()) : std::nullopt);
+  const Validators& validators = state.validators;
   if (validators.Match(req)) {
     resp.NotModified(validators);
     report->complete = true;
@@ -145,8 +150,8 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   DocumentValues doc;
   doc.name = c.name;
   doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
-  doc.updated = validators.last_modified ? FormatSqlDateTime(feed_.zone().FromUnix(*validators.last_modified))
-                                         : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
+  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(*state.newest))
+                             : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
   StartingSink body(resp, head, gzip);
   static_cast<RenderReport&>(*report) =
       renderer.Segment(body, doc, [&](const RenderReport& r, DocumentValues* d) {

@@ -144,6 +144,7 @@ void DocumentSet::Bind(Database& db) {
   if (bound_) return;
   for (Feed* f : sections_) f->Bind(db);
   StateStore(db).CheckPlans();
+  StateStore(db).CheckSeen();
   bound_ = true;
 }
 
@@ -236,11 +237,19 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Cl
   }
   StringSink body;
   static_cast<RenderReport&>(*report) = RenderIndex(parts, body);
-  // The index is small and made whole: its tag is its own bytes.
+  // The index is small and made whole: its tag is its own bytes, and its
+  // Last-Modified the newest part's lastmod or, when later, the moment
+  // these bytes were first seen (a part that lost its newest row makes
+  // the newest lastmod go back).
   const bool gzip = gz || AcceptsGzip(req.accept_encoding);
   Validators v;
   v.etag = "\"" + Hex64(SipHash24(0x696e646578, gzip + 2 * gz, body.data)) + "\"";
-  v.last_modified = Moment(newest, sections_[0]->zone());
+  const int64_t now = clock.Now();
+  const int64_t first_seen =
+      StateStore(db).StateSeen(config_.name, "index", Hex64(SipHash24(0x696e646578, 0, body.data)), now);
+  if (first_seen <= now) {
+    v.last_modified = std::max(Moment(newest, sections_[0]->zone()).value_or(first_seen), first_seen);
+  }
   if (v.Match(req)) {
     resp.NotModified(v);
     report->complete = true;
@@ -283,7 +292,8 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
   f.keyset().BindUntil(part->until ? *part->until : f.keyset().Last(), &params);
   params["limit"] = static_cast<int64_t>(f.config().max_items);
   const bool gzip = gz || AcceptsGzip(req.accept_encoding);
-  const Validators v = f.State(db, params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""), gzip);
+  const Validators v =
+      f.State(db, params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""), gzip, clock.Now()).validators;
   if (v.Match(req)) {
     resp.NotModified(v);
     report->complete = true;

@@ -5,6 +5,7 @@
 #include "continue_token.h"
 #include "datetime.h"
 #include "error.h"
+#include "state.h"
 
 namespace feed {
 namespace {
@@ -82,6 +83,7 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
   std::string ident = template_text + '\0' + query_.text + '\0' + (state_query_ ? state_query_->text : "") + '\0' +
                       CharsetName(config_.encoding);
   identity_ = SipHash24(0x6665656466636769ULL, 0x6964656e74697479ULL, ident);
+  weak_tags_ = template_.Writes("feed.date") || template_.Writes("feed.continue");
 }
 
 void Feed::Bind(Database& db) {
@@ -100,7 +102,10 @@ void Feed::Bind(Database& db) {
                         "' must be a DATETIME column of the query");
     }
   }
-  if (state_query_) db.Describe(*state_query_);
+  if (state_query_) {
+    db.Describe(*state_query_);
+    StateStore(db).CheckSeen();
+  }
   bound_ = true;
 }
 
@@ -115,18 +120,46 @@ std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const 
   return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream);
 }
 
-Validators Feed::State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip) const {
-  Validators v;
-  if (!state_query_) return v;
-  std::string state = request_state;
+Feed::StateView Feed::State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip,
+                            std::optional<UnixTime> seen_at) const {
+  StateView view;
+  if (!state_query_) return view;
+  // Every column, NULL told apart from an empty value.
+  std::string row;
   Rows st = db.Run(*state_query_, params);
   if (st.Next()) {
-    for (size_t i = 0; i < st.size(); ++i) state.append(st.Get(i)).push_back('\x1f');
-    if (auto t = ParseSqlDateTime(st.Get(0), true)) v.last_modified = zone_.ToUnix(*t);
+    for (size_t i = 0; i < st.size(); ++i) {
+      if (st.IsNull(i))
+        row.push_back('\x1e');
+      else
+        row.append(st.Get(i));
+      row.push_back('\x1f');
+    }
+    if (auto t = ParseSqlDateTime(st.Get(0), true)) view.newest = zone_.ToUnix(*t);
   }
-  // A strong tag per representation: the gzip one differs.
-  v.etag = "\"" + Hex64(SipHash24(identity_, identity_ ^ 0x5bd1e995, state)) + (gzip ? "-gz" : "") + "\"";
-  return v;
+  const uint64_t k1 = identity_ ^ 0x5bd1e995;
+  view.validators.etag =
+      EntityTag{weak_tags_, Hex64(SipHash24(identity_, k1, request_state + '\x1d' + row)) + (gzip ? "-gz" : "")}
+          .ToString();
+  if (!seen_at) return view;
+  // The scope: the values that choose which rows the state covers. :now
+  // and :limit are the run's and the config's, not a choice of rows.
+  std::string scope;
+  for (const std::string& p : state_query_->params) {
+    if (p != "since" && p.rfind("after_", 0) != 0 && p.rfind("until_", 0) != 0) continue;
+    if (scope.find('\x1e' + p + '=') != std::string::npos) continue;
+    const SqlValue& v = params.at(p);
+    const int64_t* n = std::get_if<int64_t>(&v);
+    scope += '\x1e' + p + '=' + (n ? std::to_string(*n) : std::get<std::string>(v));
+  }
+  const int64_t first_seen = StateStore(db).StateSeen(config_.name, Hex64(SipHash24(0x73636f7065, 0, scope)),
+                                                      Hex64(SipHash24(identity_, k1, row)), *seen_at);
+  // A moment past now is kept back until it comes (RFC 9110 §8.8.2.1): the
+  // response then has no Last-Modified, and If-Modified-Since no say.
+  if (first_seen <= *seen_at) {
+    view.validators.last_modified = std::max(view.newest.value_or(first_seen), first_seen);
+  }
+  return view;
 }
 
 }  // namespace feed

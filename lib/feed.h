@@ -17,10 +17,13 @@
 //   :until_FIELD    where the range ends (a set's parts), inclusive
 // and must order its rows by the keyset fields, each row's keyset strictly
 // after the previous one's (checked while serving).
-// The optional state query (:since, :now, :site_KEY, and :after_FIELD /
-// :until_FIELD for a part's range) returns one row; its first column is the
-// newest change (site time, gives Last-Modified) and all its columns go
-// into the ETag.
+// The optional state query (:since, :now, :limit, :site_KEY, and
+// :after_FIELD / :until_FIELD for a page's or a part's range) returns one
+// row that changes whenever the rows the response shows change: its first
+// column is the newest change (site time), and the others say what a newest
+// change cannot, that a row was hard-deleted (a count and a sum of ids).
+// Every column goes into the ETag; Last-Modified is the newest change or,
+// when later, the moment the engine first saw this state (see State).
 #pragma once
 
 #include <cstdint>
@@ -66,12 +69,29 @@ class Feed {
   // Reads this feed's rows chunk by chunk with `params` (RunParams) bound.
   std::unique_ptr<ChunkReader> Reader(Database& db, SqlParams params) const;
 
-  // Runs the state query with `params` (RunParams plus a part's range, when
-  // it has one) and makes the validators: a strong ETag over `request_state`
-  // (what of the request the body depends on), the state row and `gzip`;
-  // Last-Modified from its first column. Empty validators without a state
-  // query.
-  Validators State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip) const;
+  // What the state query says about one response.
+  struct StateView {
+    Validators validators;
+    std::optional<UnixTime> newest;  // the state row's first column
+  };
+  // Runs the state query with `params` (RunParams plus a page's or part's
+  // range) and makes the validators; empty ones without a state query.
+  // - ETag: over the feed's identity, `request_state` (what of the request
+  //   the body depends on), every column of the state row, and `gzip`. Weak
+  //   (W/"...") when the template writes feed.date or feed.continue: its
+  //   bodies then hold the moment their run began, so two bodies of one
+  //   state differ in bytes but not in meaning (Yads' yml_catalog date and
+  //   continue token). Strong otherwise: one state, the same bytes. A gzip
+  //   body has a tag of its own (-gz) either way, since caches pick the
+  //   stored response to refresh by its tag.
+  // - Last-Modified, with `seen_at` (the clock's now): the later of the
+  //   newest change and the moment this state was first seen for the rows
+  //   the query covers (StateStore::StateSeen, recorded at `seen_at` when
+  //   new), so that a hard-deleted row moves it too. The rows covered, the
+  //   record's scope, are the values of :since, :after_FIELD and
+  //   :until_FIELD the query uses. Without `seen_at`, none.
+  StateView State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip,
+                  std::optional<UnixTime> seen_at) const;
 
  private:
   Feed(const FeedConfig& config, const Config& site, const std::string& template_text);
@@ -85,6 +105,7 @@ class Feed {
   SqlParams site_params_;  // :site_KEY values from [site]
   uint64_t identity_;
   int lastmod_column_ = -1;
+  bool weak_tags_ = false;  // bodies hold the moment of their run
   bool bound_ = false;
 };
 

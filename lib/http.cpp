@@ -153,23 +153,66 @@ bool AcceptsGzip(std::string_view ae) {
   return gzip_listed ? gzip : star;
 }
 
-bool NoneMatchHits(std::string_view inm, std::string_view etag) {
-  if (TrimSpace(inm) == "*") return true;
-  std::string_view want = etag;
-  size_t pos = 0;
-  while (pos < inm.size()) {
-    size_t comma = inm.find(',', pos);
-    if (comma == std::string_view::npos) comma = inm.size();
-    std::string_view tag = TrimSpace(inm.substr(pos, comma - pos));
-    pos = comma + 1;
-    if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
-    if (tag == want) return true;
+std::string EntityTag::ToString() const { return (weak ? "W/\"" : "\"") + opaque + "\""; }
+
+std::optional<EntityTag> EntityTag::Parse(std::string_view s) {
+  EntityTag t;
+  if (s.substr(0, 2) == "W/") {  // case-sensitive: %s"W/"
+    t.weak = true;
+    s.remove_prefix(2);
   }
-  return false;
+  if (s.size() < 2 || s.front() != '"' || s.back() != '"') return std::nullopt;
+  s = s.substr(1, s.size() - 2);
+  for (unsigned char c : s) {
+    if (c < 0x21 || c == '"' || c == 0x7f) return std::nullopt;
+  }
+  t.opaque = std::string(s);
+  return t;
+}
+
+bool StrongMatch(const EntityTag& a, const EntityTag& b) { return !a.weak && !b.weak && a.opaque == b.opaque; }
+bool WeakMatch(const EntityTag& a, const EntityTag& b) { return a.opaque == b.opaque; }
+
+std::optional<EntityTagList> EntityTagList::Parse(std::string_view s) {
+  EntityTagList list;
+  if (TrimSpace(s) == "*") {
+    list.any = true;
+    return list;
+  }
+  // Members are found by their quotes, not by commas: an opaque tag may
+  // hold a comma.
+  size_t i = 0;
+  for (;;) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == ',')) ++i;
+    if (i == s.size()) break;
+    size_t start = i;
+    if (s.substr(i, 2) == "W/") i += 2;
+    if (i == s.size() || s[i] != '"') return std::nullopt;
+    size_t close = s.find('"', i + 1);
+    if (close == std::string_view::npos) return std::nullopt;
+    auto tag = EntityTag::Parse(s.substr(start, close + 1 - start));
+    if (!tag) return std::nullopt;
+    list.tags.push_back(std::move(*tag));
+    i = close + 1;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i < s.size() && s[i] != ',') return std::nullopt;
+  }
+  if (list.tags.empty()) return std::nullopt;
+  return list;
+}
+
+bool NoneMatchHits(std::string_view inm, std::string_view etag) {
+  auto list = EntityTagList::Parse(inm);
+  if (!list) return false;
+  // GET and HEAD of a feed always find a current representation.
+  if (list->any) return true;
+  auto current = EntityTag::Parse(etag);
+  if (!current) return false;
+  return std::any_of(list->tags.begin(), list->tags.end(), [&](const EntityTag& t) { return WeakMatch(t, *current); });
 }
 
 bool Validators::Match(const Request& req) const {
-  if (!req.if_none_match.empty()) return !etag.empty() && NoneMatchHits(req.if_none_match, etag);
+  if (!req.if_none_match.empty()) return NoneMatchHits(req.if_none_match, etag);
   if (req.if_modified_since.empty() || !last_modified) return false;
   auto ims = ParseHttpDate(req.if_modified_since);
   return ims && *last_modified <= *ims;

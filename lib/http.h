@@ -56,18 +56,49 @@ class QueryParams {
 // True when Accept-Encoding allows gzip (or x-gzip, or '*') with q > 0.
 bool AcceptsGzip(std::string_view accept_encoding);
 
-// If-None-Match against the current strong entity tag (quoted, "..."): '*'
-// or any listed tag equal by weak comparison (W/ ignored), as RFC 9110 says
-// for GET and HEAD.
+// An entity tag (RFC 9110 §8.8.3): W/"opaque" (weak) or "opaque" (strong).
+// The opaque part is ASCII from 0x21 to 0x7e but '"', or bytes from 0x80.
+struct EntityTag {
+  bool weak = false;
+  std::string opaque;  // between the quotes
+  // As sent in ETag: W/"opaque" or "opaque".
+  std::string ToString() const;
+  // One entity-tag, exactly (no spaces around it); nullopt when malformed,
+  // such as an unquoted tag or a lower-case w/.
+  static std::optional<EntityTag> Parse(std::string_view text);
+};
+
+// The comparisons of RFC 9110 §8.8.3.2: strong when both tags are strong
+// and their opaque parts equal; weak when the opaque parts equal, W/ or not.
+bool StrongMatch(const EntityTag& a, const EntityTag& b);
+bool WeakMatch(const EntityTag& a, const EntityTag& b);
+
+// An If-None-Match value: "*" alone, or a comma-separated list of entity
+// tags, with spaces and empty elements allowed around them (RFC 9110
+// §5.6.1, §13.1.2). nullopt when the value is neither, or is empty.
+struct EntityTagList {
+  bool any = false;  // "*"
+  std::vector<EntityTag> tags;
+  static std::optional<EntityTagList> Parse(std::string_view text);
+};
+
+// If-None-Match against the current entity tag `etag` (as sent in ETag,
+// weak or strong): true for "*" or when a listed tag is equal by weak
+// comparison, as RFC 9110 §13.1.2 says for GET and HEAD. A malformed value
+// matches nothing.
 bool NoneMatchHits(std::string_view if_none_match, std::string_view etag);
 
-// What a conditional request is checked against: a strong entity tag
-// (quoted) and the moment of the newest change, either may be absent.
+// What a conditional request is checked against: an entity tag (as sent:
+// W/"..." where bodies of one state differ in bytes but not in meaning,
+// "..." where they are the same bytes) and the moment of the last change,
+// either may be absent.
 struct Validators {
   std::string etag;
   std::optional<UnixTime> last_modified;
-  // True when If-None-Match (checked first) or If-Modified-Since says the
-  // client holds the current representation.
+  // True when the client holds the current representation: If-None-Match
+  // when the request has one (If-Modified-Since is then ignored, RFC 9110
+  // §13.1.3), else If-Modified-Since (a date that does not parse is
+  // ignored).
   bool Match(const Request& req) const;
 };
 

@@ -1,5 +1,6 @@
 #include "state.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "error.h"
@@ -25,6 +26,16 @@ struct Queries {
   SqlQuery save_plan = State(
       "INSERT INTO feed_part_plan (feed, identity, planned, parts) VALUES (:feed, :identity, :planned, :parts) "
       "ON DUPLICATE KEY UPDATE identity = VALUES(identity), planned = VALUES(planned), parts = VALUES(parts)");
+  SqlQuery load_seen = State("SELECT state, first_seen FROM feed_state_seen WHERE feed = :feed AND scope = :scope");
+  // first_seen is assigned first, so that it compares with the state the
+  // record held: two processes that see one new state keep the earlier
+  // moment, and a state replacing another gets a later moment than it.
+  SqlQuery save_seen = State(
+      "INSERT INTO feed_state_seen (feed, scope, state, first_seen) VALUES (:feed, :scope, :state, :now) "
+      "ON DUPLICATE KEY UPDATE first_seen = IF(state = VALUES(state), first_seen, "
+      "GREATEST(VALUES(first_seen), first_seen + 1)), state = VALUES(state)");
+  SqlQuery count_seen = State("SELECT COUNT(*) FROM feed_state_seen WHERE feed = :feed");
+  SqlQuery drop_seen = State("DELETE FROM feed_state_seen WHERE feed = :feed ORDER BY first_seen, scope LIMIT :n");
   SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
   SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
 };
@@ -53,6 +64,7 @@ const PartRange* PartPlan::Find(int number) const {
 
 void StateStore::CheckVisits() { CheckTable(db_, Q().load_visit, "feed_robot_visit"); }
 void StateStore::CheckPlans() { CheckTable(db_, Q().load_plan, "feed_part_plan"); }
+void StateStore::CheckSeen() { CheckTable(db_, Q().load_seen, "feed_state_seen"); }
 
 Visits StateStore::LoadVisits(const std::string& robot, const std::string& feed) {
   Rows visit = db_.Run(Q().load_visit, {{"robot", robot}, {"feed", feed}});
@@ -66,6 +78,28 @@ Visits StateStore::LoadVisits(const std::string& robot, const std::string& feed)
 void StateStore::RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
                              const std::string& now) {
   db_.Update(Q().save_visit, {{"robot", robot}, {"feed", feed}, {"visit", visit}, {"now", now}});
+}
+
+int64_t StateStore::StateSeen(const std::string& feed, const std::string& scope, const std::string& state,
+                              int64_t now) {
+  const SqlParams key = {{"feed", feed}, {"scope", scope}};
+  auto load = [&]() -> std::optional<std::pair<std::string, int64_t>> {
+    Rows r = db_.Run(Q().load_seen, key);
+    if (!r.Next()) return std::nullopt;
+    return std::pair(std::string(r.Get(0)), std::atoll(std::string(r.Get(1)).c_str()));
+  };
+  auto stored = load();
+  if (stored && stored->first == state) return stored->second;
+  db_.Update(Q().save_seen, {{"feed", feed}, {"scope", scope}, {"state", state}, {"now", now}});
+  if (!stored) {
+    Rows c = db_.Run(Q().count_seen, {{"feed", feed}});
+    const int64_t n = c.Next() ? std::atoll(std::string(c.Get(0)).c_str()) : 0;
+    if (n > kMaxSeenScopes) db_.Update(Q().drop_seen, {{"feed", feed}, {"n", n - kMaxSeenScopes}});
+  }
+  // Read back: another process may have recorded this state, or another
+  // one, in the meantime.
+  auto saved = load();
+  return saved && saved->first == state ? saved->second : std::max(now, stored ? stored->second + 1 : now);
 }
 
 // A part a line: "NUMBER AFTER... | UNTIL... | ROWS BYTES LASTMOD", the

@@ -1,7 +1,8 @@
 // Everything the engine writes to the database, in tables it owns
-// (sql/state.sql): robots' last whole visits (Jooble) and the part plans of
-// live document sets (sitemaps). Constant SQL with bound values: names come
-// from the config, never from a request.
+// (sql/state.sql): robots' last whole visits (Jooble), the part plans of
+// live document sets (sitemaps) and the moment each feed's current state
+// was first seen (Last-Modified). Constant SQL with bound values: names
+// come from the config, never from a request.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,7 @@ class StateStore {
   // missing; kUnavailable when the database is down.
   void CheckVisits();
   void CheckPlans();
+  void CheckSeen();
 
   // The robot's recorded visits of `feed` (none: both nullopt).
   Visits LoadVisits(const std::string& robot, const std::string& feed);
@@ -54,6 +56,21 @@ class StateStore {
   // the previous one; stamped `now`.
   void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
                    const std::string& now);
+
+  // When `feed`'s rows `scope` (a key of at most 16 characters: which rows
+  // the state covers) were first seen in the state `state` (a key of at
+  // most 16 characters), Unix seconds: the stored moment when the record
+  // holds `state`; otherwise a new moment is recorded and returned: `now`
+  // for a new scope, and for a changed state `now` or, when that is not
+  // later than the moment of the state it replaces, one second after that
+  // one (so that two states never share a moment at HTTP's resolution; the
+  // caller keeps a moment past `now` to itself until it comes). The table
+  // is written only when a state changes or a scope is new. A feed keeps
+  // at most kMaxSeenScopes records; a new scope past that drops the record
+  // first seen longest ago (its scope then starts again at the moment it
+  // is next seen, later than the truth, never earlier).
+  static constexpr int64_t kMaxSeenScopes = 10000;
+  int64_t StateSeen(const std::string& feed, const std::string& scope, const std::string& state, int64_t now);
 
   // The stored plan of `feed`'s parts (positions of `keyset_size` values),
   // or nullopt when there is none or it cannot be read back.

@@ -436,6 +436,23 @@ Format Template::format() const { return plan_->enc->format(); }
 const std::string& Template::file() const { return plan_->file; }
 std::vector<std::string> Template::Fields() const { return plan_->fields; }
 
+bool Template::Writes(std::string_view name) const {
+  static const std::pair<std::string_view, DocVar> kNames[] = {{"feed.date", DocVar::kDate},
+                                                               {"feed.continue", DocVar::kContinue},
+                                                               {"feed.more", DocVar::kMore},
+                                                               {"feed.name", DocVar::kName},
+                                                               {"feed.updated", DocVar::kUpdated}};
+  for (const auto& [n, var] : kNames) {
+    if (n != name) continue;
+    for (const std::vector<Op>* ops : {&plan_->head, &plan_->row, &plan_->tail}) {
+      for (const Op& op : *ops) {
+        if (op.code == OpCode::kDocValue && op.doc == var) return true;
+      }
+    }
+  }
+  return false;
+}
+
 void Template::BindColumns(const std::vector<Column>& columns, const std::string& query_file) {
   plan_->columns.assign(plan_->fields.size(), -1);
   for (size_t i = 0; i < plan_->fields.size(); ++i) {

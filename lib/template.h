@@ -92,6 +92,9 @@ class Template {
   const std::string& file() const;
   // Every row field the template names (placeholders and rules), once each.
   std::vector<std::string> Fields() const;
+  // True when the template writes the per-response value `name`
+  // ("feed.date") somewhere; feed:if on it alone does not count.
+  bool Writes(std::string_view name) const;
 
   // Resolves row fields to result columns; a field the query does not return
   // throws FeedError(kConfig) naming the template's line and the query file.

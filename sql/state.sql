@@ -2,6 +2,7 @@
 --   mariadb board < sql/state.sql
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_robot_visit TO 'feeds'@'localhost';
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'feeds'@'localhost';
+--   GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_state_seen TO 'feeds'@'localhost';
 -- (the feed user needs only SELECT on the board's own tables).
 
 -- Each robot's last two visits of each feed (Jooble's incremental feed):
@@ -33,4 +34,21 @@ CREATE TABLE IF NOT EXISTS feed_part_plan (
   planned   BIGINT NOT NULL,
   parts     MEDIUMTEXT NOT NULL,
   PRIMARY KEY (feed)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- When each feed's current state was first seen, for Last-Modified. A
+-- state query's newest change (MAX(updated)) does not move when a row is
+-- hard-deleted, but its count or checksum does: the engine then records
+-- the moment it first saw the new state, and Last-Modified is the later of
+-- the two, so that If-Modified-Since cannot answer 304 for a feed that lost
+-- a row. One record per feed and scope (which rows the state covers: a
+-- part's range, a `date`); written only when the state changes, at most
+-- 10,000 per feed (the oldest goes first).
+CREATE TABLE IF NOT EXISTS feed_state_seen (
+  feed        VARCHAR(64) NOT NULL,   -- the [feed NAME] or [set NAME]
+  scope       CHAR(16) NOT NULL,      -- a hash of the range the state covers
+  state       CHAR(16) NOT NULL,      -- a hash of the state query's row
+  first_seen  BIGINT NOT NULL,        -- Unix seconds
+  PRIMARY KEY (feed, scope),
+  KEY oldest (feed, first_seen)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "error.h"
 
@@ -71,13 +73,158 @@ TEST(Http, AcceptsGzipFollowsQValues) {
   EXPECT_FALSE(AcceptsGzip("gzipx"));
 }
 
+TEST(Http, EntityTagsParseAsRfc9110WritesThem) {
+  struct Case {
+    const char* text;
+    bool ok, weak;
+    const char* opaque;
+  };
+  const Case cases[] = {
+      {"\"abc\"", true, false, "abc"},
+      {"W/\"abc\"", true, true, "abc"},
+      {"\"\"", true, false, ""},
+      {"W/\"\"", true, true, ""},
+      {"\"a,b\"", true, false, "a,b"},
+      {"\"W/x\"", true, false, "W/x"},
+      {"\"\xD0\xBF\"", true, false, "\xD0\xBF"},  // obs-text
+      {"abc", false, false, ""},
+      {"\"abc", false, false, ""},
+      {"abc\"", false, false, ""},
+      {"\"", false, false, ""},
+      {"w/\"abc\"", false, false, ""},  // W/ is case-sensitive
+      {"W/ \"abc\"", false, false, ""},
+      {"W/abc", false, false, ""},
+      {"\"a b\"", false, false, ""},
+      {"\"a\"b\"", false, false, ""},
+      {" \"abc\"", false, false, ""},
+      {"\"a\tb\"", false, false, ""},
+      {"*", false, false, ""},
+      {"", false, false, ""},
+  };
+  for (const Case& c : cases) {
+    auto t = EntityTag::Parse(c.text);
+    ASSERT_EQ(t.has_value(), c.ok) << c.text;
+    if (!t) continue;
+    EXPECT_EQ(t->weak, c.weak) << c.text;
+    EXPECT_EQ(t->opaque, c.opaque) << c.text;
+    EXPECT_EQ(t->ToString(), c.text);
+  }
+}
+
+TEST(Http, StrongAndWeakComparisonFollowTheRfcTable) {
+  // RFC 9110 §8.8.3.2, the example table, row by row.
+  struct Case {
+    const char* a;
+    const char* b;
+    bool strong, weak;
+  };
+  const Case cases[] = {
+      {"W/\"1\"", "W/\"1\"", false, true},
+      {"W/\"1\"", "W/\"2\"", false, false},
+      {"W/\"1\"", "\"1\"", false, true},
+      {"\"1\"", "\"1\"", true, true},
+      {"\"1\"", "\"2\"", false, false},
+      {"\"1\"", "W/\"1\"", false, true},
+  };
+  for (const Case& c : cases) {
+    EntityTag a = *EntityTag::Parse(c.a), b = *EntityTag::Parse(c.b);
+    EXPECT_EQ(StrongMatch(a, b), c.strong) << c.a << " " << c.b;
+    EXPECT_EQ(WeakMatch(a, b), c.weak) << c.a << " " << c.b;
+  }
+}
+
+TEST(Http, IfNoneMatchListsParse) {
+  struct Case {
+    const char* text;
+    bool ok, any;
+    std::vector<std::string> tags;  // as sent
+  };
+  const Case cases[] = {
+      {"\"a\"", true, false, {"\"a\""}},
+      {"\"a\", W/\"b\"", true, false, {"\"a\"", "W/\"b\""}},
+      {"W/\"a\",\"b\"", true, false, {"W/\"a\"", "\"b\""}},
+      {"\"a,b\", \"c\"", true, false, {"\"a,b\"", "\"c\""}},  // a comma inside a tag
+      {" , \"a\" ,, \"b\" , ", true, false, {"\"a\"", "\"b\""}},  // empty elements (RFC 9110 §5.6.1)
+      {"\t\"a\"\t", true, false, {"\"a\""}},
+      {"*", true, true, {}},
+      {" * ", true, true, {}},
+      {"", false, false, {}},
+      {" , ", false, false, {}},
+      {"\"a\", *", false, false, {}},  // * stands alone
+      {"**", false, false, {}},
+      {"\"a\" \"b\"", false, false, {}},
+      {"\"a\"x", false, false, {}},
+      {"\"a\", b", false, false, {}},
+      {"\"a", false, false, {}},
+      {"w/\"a\"", false, false, {}},
+      {"W/ \"a\"", false, false, {}},
+  };
+  for (const Case& c : cases) {
+    auto list = EntityTagList::Parse(c.text);
+    ASSERT_EQ(list.has_value(), c.ok) << "[" << c.text << "]";
+    if (!list) continue;
+    EXPECT_EQ(list->any, c.any) << c.text;
+    std::vector<std::string> got;
+    for (const EntityTag& t : list->tags) got.push_back(t.ToString());
+    EXPECT_EQ(got, c.tags) << c.text;
+  }
+}
+
 TEST(Http, IfNoneMatchUsesWeakComparison) {
-  EXPECT_TRUE(NoneMatchHits("\"abc\"", "\"abc\""));
-  EXPECT_TRUE(NoneMatchHits("\"x\", W/\"abc\"", "\"abc\""));
-  EXPECT_TRUE(NoneMatchHits(" * ", "\"abc\""));
-  EXPECT_FALSE(NoneMatchHits("\"abcd\"", "\"abc\""));
-  EXPECT_FALSE(NoneMatchHits("abc", "\"abc\""));
-  EXPECT_FALSE(NoneMatchHits("", "\"abc\""));
+  struct Case {
+    const char* inm;
+    const char* etag;  // the current tag
+    bool hit;
+  };
+  const Case cases[] = {
+      {"\"abc\"", "\"abc\"", true},
+      {"W/\"abc\"", "\"abc\"", true},
+      {"\"abc\"", "W/\"abc\"", true},
+      {"W/\"abc\"", "W/\"abc\"", true},
+      {"\"x\", W/\"abc\"", "\"abc\"", true},
+      {"\"x\", \"abc\"", "W/\"abc\"", true},
+      {"\"a,b\"", "\"a,b\"", true},
+      {" * ", "\"abc\"", true},
+      {"*", "W/\"abc\"", true},
+      {"*", "", true},  // the feed has a current representation, tagged or not
+      {"\"abcd\"", "\"abc\"", false},
+      {"\"ab\"", "\"abc\"", false},
+      {"W/\"abc-gz\"", "W/\"abc\"", false},  // another content coding, another tag
+      {"\"a\", \"b,abc\"", "\"abc\"", false},
+      {"abc", "\"abc\"", false},
+      {"\"abc", "\"abc\"", false},
+      {"\"x\", abc", "\"abc\"", false},  // a malformed list matches nothing
+      {"\"abc\", *", "\"abc\"", false},
+      {"", "\"abc\"", false},
+      {"\"abc\"", "", false},
+  };
+  for (const Case& c : cases) EXPECT_EQ(NoneMatchHits(c.inm, c.etag), c.hit) << c.inm << " vs " << c.etag;
+}
+
+TEST(Http, IfNoneMatchWinsOverIfModifiedSince) {
+  Validators v;
+  v.etag = "W/\"abc\"";
+  v.last_modified = 1764547200;  // Mon, 01 Dec 2025 00:00:00 GMT
+  auto ask = [&](const char* inm, const char* ims) {
+    Request r;
+    r.if_none_match = inm;
+    r.if_modified_since = ims;
+    return v.Match(r);
+  };
+  EXPECT_TRUE(ask("\"abc\"", ""));
+  EXPECT_TRUE(ask("", "Mon, 01 Dec 2025 00:00:00 GMT"));
+  EXPECT_TRUE(ask("", "Tue, 02 Dec 2025 00:00:00 GMT"));
+  EXPECT_FALSE(ask("", "Sun, 30 Nov 2025 23:59:59 GMT"));
+  EXPECT_FALSE(ask("", "yesterday")) << "a date that does not parse is ignored";
+  EXPECT_FALSE(ask("", ""));
+  // When If-None-Match is there, If-Modified-Since is not looked at
+  // (RFC 9110 §13.1.3), whichever way it would answer.
+  EXPECT_FALSE(ask("\"stale\"", "Tue, 02 Dec 2025 00:00:00 GMT"));
+  EXPECT_TRUE(ask("\"abc\"", "Sun, 30 Nov 2025 23:59:59 GMT"));
+  EXPECT_FALSE(ask("garbage", "Tue, 02 Dec 2025 00:00:00 GMT"));
+  // Without a Last-Modified, If-Modified-Since never matches.
+  v.last_modified.reset();
+  EXPECT_FALSE(ask("", "Tue, 02 Dec 2025 00:00:00 GMT"));
 }
 
 TEST(Http, RequestFromEnvironmentCopiesTheCgiVariables) {

@@ -28,6 +28,25 @@ std::string ConfigErrorOf(const std::string& xml) {
   return "(compiled)";
 }
 
+// Whether a template writes a per-response value decides whether its
+// entity tags are weak (feed.date, feed.continue: the run's moment).
+TEST(TemplateCompile, KnowsWhichPerResponseValuesItWrites) {
+  Template t = Compile(
+      "<c date=\"{feed.date}\" xmlns:feed=\"urn:feed-fcgi:template\"><r feed:each=\"row\">{x}</r>"
+      "<m feed:if=\"feed.more\">more</m></c>");
+  EXPECT_TRUE(t.Writes("feed.date"));
+  EXPECT_FALSE(t.Writes("feed.more")) << "feed:if only tests it";
+  EXPECT_FALSE(t.Writes("feed.continue"));
+  EXPECT_FALSE(t.Writes("feed.updated"));
+  EXPECT_FALSE(t.Writes("x"));
+  Template u = Compile(
+      "<c xmlns:feed=\"urn:feed-fcgi:template\"><r feed:each=\"row\">{x}</r>"
+      "<m feed:if=\"feed.more\">{feed.continue}</m><u>{feed.updated}</u></c>");
+  EXPECT_FALSE(u.Writes("feed.date"));
+  EXPECT_TRUE(u.Writes("feed.continue"));
+  EXPECT_TRUE(u.Writes("feed.updated"));
+}
+
 TEST(TemplateCompile, ReportsFileAndLineOfEachMistake) {
   struct Case {
     const char* xml;
