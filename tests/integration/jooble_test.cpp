@@ -212,13 +212,14 @@ class JoobleIntegration : public ::testing::Test {
     pause.replace(pause.find(title), title.size(), title + " IF(j.title = 'PAUSE-HERE', SLEEP(60), 0) AS pause,");
     pause_sql_ = ::testing::TempDir() + "jooble-pause.sql";
     std::ofstream(pause_sql_) << pause;
-    std::string feeds = kFeeds;
-    feeds.replace(feeds.find("@PAUSE_SQL@"), 11, pause_sql_);
-    app_ = std::make_unique<App>(LoadConfig(testing::WriteConfig(feeds)));
+    feeds_ = kFeeds;
+    feeds_.replace(feeds_.find("@PAUSE_SQL@"), 11, pause_sql_);
+    app_ = std::make_unique<App>(LoadConfig(testing::WriteConfig(feeds_)));
     app_->CheckDatabase();
   }
   std::unique_ptr<App> app_;
   std::string pause_sql_;
+  std::string feeds_;  // kFeeds, with the pausing query's path
 };
 
 TEST_F(JoobleIntegration, FirstVisitAllThen304ThenOnlyWhatChanged) {
@@ -311,7 +312,7 @@ TEST_F(JoobleIntegration, WindowsCp1251WithCdataStaysCorrect) {
 TEST_F(JoobleIntegration, AHardDeletedJobChangesTheTagAndLastModified) {
   testing::Mariadb("DELETE FROM feed_state_seen");
   FixedClock clock(1795600800);  // Wed, 25 Nov 2026 10:00:00 GMT
-  App app(LoadConfig(testing::WriteConfig(kFeeds)), &clock);
+  App app(LoadConfig(testing::WriteConfig(feeds_)), &clock);
   auto visit = [&](const std::string& path, const std::string& inm, const std::string& ims) {
     Request r = Visit(path, kBrowser, ims);
     r.if_none_match = inm;
@@ -430,7 +431,7 @@ TEST_F(JoobleIntegration, WithOverlapEachChangeComesInTwoVisits) {
   // Visits a minute apart on the engine's clock; each change is stamped
   // between two of them.
   FixedClock clock(Now());
-  App app(LoadConfig(testing::WriteConfig(kFeeds.substr(0, kFeeds.find("[feed jooble-pause]")))), &clock);
+  App app(LoadConfig(testing::WriteConfig(feeds_)), &clock);
   auto visit = [&] {
     std::set<std::string> s;
     for (const auto& [id, j] : ParseJobs(testing::Fetch(app, Visit("/jooble-overlap", kBot)), false)) s.insert(id);
