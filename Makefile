@@ -5,6 +5,9 @@
 #   make run        install what is missing, start a demo board and serve it
 #   make stop       stop what `make run` started
 #   make test       install what is missing, build, run every test
+#   make fuzzers    build the libFuzzer targets (clang++-14, in build/fuzz)
+#   make fuzz       build them and run each for FUZZ_SECONDS (default 8);
+#                   see tests/fuzz/README.md
 #   make bench      measure against the legacy PHP scripts (see bench/README.md)
 #   make format     clang-format the sources (.clang-format)
 #   make install    prefix=/usr/local DESTDIR= : $(prefix)/cgi-bin/feed.fcgi and
@@ -39,15 +42,29 @@ INTEG_OBJ := $(INTEG_SRC:%.cpp=$(BUILD)/%.o)
 E2E_SRC   := $(wildcard tests/e2e/*.cpp) tests/support/test_env.cpp
 E2E_OBJ   := $(E2E_SRC:%.cpp=$(BUILD)/%.o)
 FUZZ_SRC  := $(wildcard tests/fuzz/*_fuzz.cpp)
-FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
+
+# The fuzz targets: libFuzzer, so clang, always in build/fuzz whatever BUILD
+# is. The library is compiled again with coverage instrumentation, so that
+# libFuzzer's feedback comes from the parsers, not only from the target file.
+FUZZ_CXX      ?= clang++-14
+FUZZ_BUILD    := build/fuzz
+FUZZ_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -g -O1 \
+                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_LDFLAGS  := -fsanitize=fuzzer,address,undefined
+FUZZ_LIB_OBJ  := $(LIB_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_BIN      := $(FUZZ_SRC:tests/fuzz/%.cpp=$(FUZZ_BUILD)/%)
+FUZZ_SECONDS  ?= 8
 
 BIN := cgi-bin/feed.fcgi
 
-.PHONY: all binaries deps run stop test unit fuzz bench format install clean
+.PHONY: all binaries fuzzers deps run stop test unit fuzz bench format install clean
 all: $(BIN)
 
 # Everything tests/run.sh runs, in $(BUILD) (build/sanitize with SANITIZE=1).
-binaries: $(BUILD)/feed.fcgi $(BUILD)/unit_tests $(BUILD)/integration_tests $(BUILD)/e2e_tests $(FUZZ_BIN)
+binaries: $(BUILD)/feed.fcgi $(BUILD)/unit_tests $(BUILD)/integration_tests $(BUILD)/e2e_tests
+
+# The libFuzzer targets, build/fuzz/<name>_fuzz.
+fuzzers: $(FUZZ_BIN)
 
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(dir $@)
@@ -71,9 +88,15 @@ $(BUILD)/integration_tests: $(INTEG_OBJ) $(BUILD)/libfeed.a
 $(BUILD)/e2e_tests: $(E2E_OBJ) $(BUILD)/libfeed.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lgtest -lgtest_main -pthread
 
-$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/driver.o $(BUILD)/libfeed.a
+$(FUZZ_BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/libfeed.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(FUZZ_BUILD)/%_fuzz: $(FUZZ_BUILD)/obj/tests/fuzz/%_fuzz.o $(FUZZ_BUILD)/libfeed.a
+	$(FUZZ_CXX) $(FUZZ_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 deps:
 	@tools/deps.sh
@@ -81,8 +104,12 @@ deps:
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
+# Each target for FUZZ_SECONDS; what it finds stays in build/fuzz/work/
+# for the next run, crashes in build/fuzz/crashes/.
 fuzz: $(FUZZ_BIN)
-	@for f in $(FUZZ_BIN); do echo "== $$f"; $$f -runs=$${FUZZ_RUNS:-20000} tests/fuzz/corpus templates sql conf || exit 1; done
+	@failed=; for f in $(FUZZ_BIN); do \
+	    echo "== $$f"; FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $$f || failed="$$failed $${f##*/}"; \
+	done; if [ -n "$$failed" ]; then echo "crashed:$$failed"; exit 1; fi
 
 # Everything, against a private MariaDB and Apache the harness starts and
 # stops itself; prints "N passed, N failed" last.
@@ -111,4 +138,4 @@ format:
 clean:
 	rm -rf build $(BIN)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(sort $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null))

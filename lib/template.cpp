@@ -108,6 +108,24 @@ class Compiler {
     return static_cast<int>(p_->fields.size() - 1);
   }
 
+  // tinyxml2 takes any byte from 0x80 up in a name, and the writer drops
+  // what is not UTF-8 and writes a character the charset lacks as a
+  // reference: either would break the output's markup. So a name is an XML
+  // Name, of characters the output charset has.
+  void CheckMarkupName(const std::string& name, const char* kind, int line) const {
+    if (!markup_) return;  // plain text writes no names
+    if (!IsXmlName(name)) throw Error(line, std::string(kind) + " name '" + CleanUtf8(name) + "' is not an XML name");
+    const Charset cs = p_->enc->charset();
+    if (cs == Charset::kUtf8) return;
+    for (size_t i = 0; i < name.size();) {
+      size_t len;
+      if (!ToCp1251(*DecodeUtf8(std::string_view(name).substr(i), &len))) {
+        throw Error(line, std::string(kind) + " name '" + name + "' has a character " + CharsetName(cs) + " lacks");
+      }
+      i += len;
+    }
+  }
+
   static bool IsName(std::string_view s) {
     if (s.empty()) return false;
     for (char c : s) {
@@ -237,6 +255,7 @@ class Compiler {
     int line = e->GetLineNum();
     std::string name = e->Name();
     if (name.rfind("feed:", 0) == 0) throw Error(line, "<" + name + ">: feed: names attributes, not elements");
+    CheckMarkupName(name, "element", line);
     const char* each = nullptr;
     const char* cond = nullptr;
     const char* require = nullptr;
@@ -253,6 +272,8 @@ class Compiler {
         require = a->Value();
       else if (an.rfind("feed:", 0) == 0)
         throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require, feed:key");
+      else
+        CheckMarkupName(an, "attribute", a->GetLineNum());
     }
     if (require && !each) throw Error(line, "feed:require belongs on the feed:each element");
     if (key && !each) throw Error(line, "feed:key belongs on the feed:each element");

@@ -36,8 +36,10 @@
 //   engine and names the charset used; comments are dropped. An element with
 //   element children is followed by a line break after its start tag, and
 //   every end tag by one.
-// Errors (not well-formed XML, unknown filter, directive or rule, no or two
-// feed:each, a row field outside it) throw FeedError(kConfig) "FILE:LINE: ...".
+// Errors (not well-formed XML, an element or attribute name that is not an
+// XML name or, for windows-1251, holds a character the code page lacks,
+// unknown filter, directive or rule, no or two feed:each, a row field outside
+// it) throw FeedError(kConfig) "FILE:LINE: ...".
 #pragma once
 
 #include <map>

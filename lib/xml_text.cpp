@@ -681,6 +681,34 @@ void AppendUtf8(std::string& out, char32_t cp) {
 
 bool IsXmlChar(char32_t cp) { return IsXmlCharInline(cp); }
 
+namespace {
+
+bool IsNameStartChar(char32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == ':' || c == '_' || (c >= 0xC0 && c <= 0xD6) ||
+         (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) || (c >= 0x370 && c <= 0x37D) ||
+         (c >= 0x37F && c <= 0x1FFF) || c == 0x200C || c == 0x200D || (c >= 0x2070 && c <= 0x218F) ||
+         (c >= 0x2C00 && c <= 0x2FEF) || (c >= 0x3001 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFDCF) ||
+         (c >= 0xFDF0 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0xEFFFF);
+}
+
+bool IsNameChar(char32_t c) {
+  return IsNameStartChar(c) || c == '-' || c == '.' || (c >= '0' && c <= '9') || c == 0xB7 ||
+         (c >= 0x300 && c <= 0x36F) || c == 0x203F || c == 0x2040;
+}
+
+}  // namespace
+
+bool IsXmlName(std::string_view utf8) {
+  if (utf8.empty()) return false;
+  for (size_t i = 0; i < utf8.size();) {
+    size_t len;
+    const std::optional<char32_t> cp = DecodeUtf8(utf8.substr(i), &len);
+    if (!cp || !(i == 0 ? IsNameStartChar(*cp) : IsNameChar(*cp))) return false;
+    i += len;
+  }
+  return true;
+}
+
 std::optional<unsigned char> ToCp1251(char32_t cp) {
   if (cp == 0) return 0;
   if (unsigned char b = Cp1251Byte(cp)) return b;

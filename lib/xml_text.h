@@ -58,6 +58,11 @@ void AppendUtf8(std::string& out, char32_t cp);
 // True when XML 1.0 allows `cp` in a document.
 bool IsXmlChar(char32_t cp);
 
+// True when `utf8` is an XML 1.0 Name (Fifth Edition: a NameStartChar, then
+// NameChars), in valid UTF-8. For element and attribute names, which no
+// escaping can repair.
+bool IsXmlName(std::string_view utf8);
+
 // The windows-1251 byte for `cp`, or std::nullopt when the code page has none.
 std::optional<unsigned char> ToCp1251(char32_t cp);
 

@@ -1,12 +1,13 @@
 #!/bin/bash
-# `make test`: builds everything (plain and with AddressSanitizer +
-# UndefinedBehaviorSanitizer), starts a private MariaDB and an Apache with
-# mod_fcgid on loopback, runs every layer of tests, stops what it started
-# and prints "N passed, N failed" last. Exit 0 only when nothing failed.
+# `make test`: builds everything (plain, with AddressSanitizer +
+# UndefinedBehaviorSanitizer, and the libFuzzer targets with clang), starts
+# a private MariaDB and an Apache with mod_fcgid on loopback, runs every
+# layer of tests, stops what it started and prints "N passed, N failed"
+# last. Exit 0 only when nothing failed.
 #
-#   FUZZ_RUNS   inputs per fuzz target (default 20000)
-#   KEEP=1      leave the servers and the work folder for a look afterwards
-#   QUICK=1     a developer's quick round: no sanitized build, no fuzzing
+#   FUZZ_SECONDS  how long each fuzz target runs (default 8; nproc targets at a time)
+#   KEEP=1        leave the servers and the work folder for a look afterwards
+#   QUICK=1       a developer's quick round: no sanitized build, no fuzzing
 set -uo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +49,7 @@ log "build"
 make -s -j"$JOBS" all binaries || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 if [ "${QUICK:-0}" != 1 ]; then
     make -s -j"$JOBS" SANITIZE=1 binaries || { echo "sanitizer build failed"; echo "0 passed, 1 failed"; exit 1; }
+    make -s -j"$JOBS" fuzzers || { echo "fuzz build failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
 WORK=$(mktemp -d /tmp/feed-test.XXXXXX)
@@ -67,19 +69,35 @@ trap 'exit 130' INT TERM
 # --- unit tests and fuzzing need no server
 gtest unit build/unit_tests
 [ "${QUICK:-0}" = 1 ] || gtest unit-sanitized build/sanitize/unit_tests
-[ "${QUICK:-0}" = 1 ] || log "fuzz (${FUZZ_RUNS:-20000} inputs per target, sanitized)"
-for f in $([ "${QUICK:-0}" = 1 ] || echo build/sanitize/fuzz/*); do
-    [ -x "$f" ] || continue
-    # Seeds: the corpus plus the shipped templates, SQL and configs.
-    if "$f" -runs="${FUZZ_RUNS:-20000}" tests/fuzz/corpus templates sql conf >"$WORK/fuzz.log" 2>&1; then
-        passed=$((passed + 1))
-        echo "   $(basename "$f"): $(tail -1 "$WORK/fuzz.log")"
-    else
-        failed=$((failed + 1))
-        failures+=("$(basename "$f")")
-        tail -30 "$WORK/fuzz.log"
-    fi
-done
+
+# Each libFuzzer target (tests/fuzz/run.sh) for FUZZ_SECONDS, $JOBS at a
+# time, each one pass or one failure. What they find goes to $WORK/fuzz, not
+# into the tree's seed corpus; a crashing input to build/fuzz/crashes/.
+fuzz() {
+    local src name n=0
+    mkdir -p "$WORK/fuzz"
+    log "fuzz (${FUZZ_SECONDS:-8} s per target, $JOBS at a time)"
+    for src in tests/fuzz/*_fuzz.cpp; do
+        name=$(basename "$src" .cpp)
+        if [ "$n" -ge "$JOBS" ]; then wait -n; n=$((n - 1)); fi
+        { tests/fuzz/run.sh "build/fuzz/$name" "$WORK/fuzz/${name%_fuzz}" >"$WORK/fuzz/$name.out" 2>&1
+          echo $? >"$WORK/fuzz/$name.rc"; } &
+        n=$((n + 1))
+    done
+    wait
+    for src in tests/fuzz/*_fuzz.cpp; do
+        name=$(basename "$src" .cpp)
+        if [ "$(cat "$WORK/fuzz/$name.rc" 2>/dev/null)" = 0 ]; then
+            passed=$((passed + 1))
+            sed 's/^/   /' "$WORK/fuzz/$name.out"
+        else
+            failed=$((failed + 1))
+            failures+=("$name")
+            cat "$WORK/fuzz/$name.out"
+        fi
+    done
+}
+[ "${QUICK:-0}" = 1 ] || fuzz
 
 # --- the servers
 log "start MariaDB and Apache in $WORK"

@@ -15,6 +15,7 @@ export PATH=$PATH:/usr/sbin:/sbin
 
 PACKAGES=(
     g++ make                    # compiler
+    clang-14 libclang-rt-14-dev # fuzz targets: clang++-14 -fsanitize=fuzzer (libFuzzer)
     libfcgi-dev                 # FastCGI (fcgiapp.h, -lfcgi)
     libmysqlcppconn-dev         # MySQL Connector/C++ 1.1 (-lmysqlcppconn)
     libtinyxml2-dev             # templates (-ltinyxml2)

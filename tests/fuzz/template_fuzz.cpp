@@ -1,6 +1,6 @@
 // Template compilation on arbitrary text, and rendering of what compiles
 // with arbitrary values: compile errors are kConfig with file and line, and
-// a compiled template's output always parses as XML.
+// a compiled template's output, in either charset, always parses as XML.
 #include <tinyxml2.h>
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "template.h"
+#include "xml_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
@@ -29,10 +30,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       feed::Rows rows({cells});
       if (!cells.empty() && rows.Next()) t.RenderRow(out, rows, nullptr);
       t.RenderTail(out, doc);
-      if (cs == feed::Charset::kUtf8) {
-        tinyxml2::XMLDocument parsed;
-        if (parsed.Parse(out.c_str(), out.size()) != tinyxml2::XML_SUCCESS) std::abort();
-      }
+      // tinyxml2 reads UTF-8 only: windows-1251 output is converted first.
+      std::string utf8;
+      if (cs == feed::Charset::kWindows1251) feed::AssignCp1251AsUtf8(utf8, out);
+      const std::string& xml = cs == feed::Charset::kUtf8 ? out : utf8;
+      tinyxml2::XMLDocument parsed;
+      if (parsed.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS) std::abort();
     } catch (const feed::FeedError& e) {
       if (e.kind() != feed::ErrorKind::kConfig) std::abort();
       if (std::string(e.what()).rfind("fuzz.xml:", 0) != 0) std::abort();

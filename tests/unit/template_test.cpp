@@ -273,3 +273,57 @@ TEST(TemplateCompile, AFeedIfOnAConfigValueKeepsOrDropsItsElementOnce) {
 
 }  // namespace
 }  // namespace feed
+
+namespace feed {
+namespace {
+
+// Found by template_fuzz; the first case is its input, minimised (also in
+// tests/fuzz/corpus/template/non-utf8-attribute-name.xml). tinyxml2 takes
+// any byte from 0x80 up in an element or attribute name, so a name of
+// invalid UTF-8 compiled, and the writer, which drops invalid bytes, wrote
+// <a ="">: not XML. A name must be an XML Name in UTF-8 and, for
+// windows-1251 output, hold only characters the code page has (a character
+// reference is no part of a name).
+TEST(TemplateCompile, RefusesANameTheOutputCannotCarry) {
+  struct Case {
+    const char* xml;
+    Charset cs;
+    const char* expect;
+  } cases[] = {
+      {"<a \xff=\"\"><b feed:each=\"row\"></b></a>", Charset::kUtf8, "t.xml:1: attribute name"},
+      {"<a><b feed:each=\"row\">\n<c\xd0>x</c\xd0></b></a>", Charset::kUtf8, "t.xml:2: element name"},
+      {"<a><b feed:each=\"row\" x\xc3\x97y=\"1\"/></a>", Charset::kUtf8, "attribute name"},  // U+00D7 ×
+      {"<a><\xe6\x96\xb0 feed:each=\"row\"/></a>", Charset::kWindows1251, "element name"},   // 新
+  };
+  for (const Case& c : cases) {
+    std::string msg = "(compiled)";
+    try {
+      Compile(c.xml, c.cs);
+    } catch (const FeedError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+      msg = e.what();
+    }
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << c.xml << "\n  gave: " << msg;
+  }
+}
+
+TEST(TemplateRender, NonAsciiNamesAreWrittenAsNames) {
+  // Cyrillic and Chinese are name characters; Cyrillic is in windows-1251.
+  for (Charset cs : {Charset::kUtf8, Charset::kWindows1251}) {
+    Template t = Compile("<\xd0\xb4 \xd1\x8f=\"1\"><b feed:each=\"row\"/></\xd0\xb4>", cs);
+    std::string out;
+    t.RenderHead(out, {});
+    t.RenderTail(out, {});
+    const std::string want = cs == Charset::kUtf8 ? "<\xd0\xb4 \xd1\x8f=\"1\">" : "<\xe4 \xff=\"1\">";
+    EXPECT_NE(out.find(want), std::string::npos) << out;
+  }
+  Template t = Compile("<a><\xe6\x96\xb0 feed:each=\"row\"/></a>");
+  std::string out;
+  t.RenderHead(out, {});
+  t.RenderTail(out, {});
+  tinyxml2::XMLDocument parsed;
+  EXPECT_EQ(parsed.Parse(out.c_str(), out.size()), tinyxml2::XML_SUCCESS) << out;
+}
+
+}  // namespace
+}  // namespace feed

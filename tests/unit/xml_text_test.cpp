@@ -382,6 +382,18 @@ TEST(Utf8Test, IsXmlChar) {
   }
 }
 
+TEST(Utf8Test, IsXmlName) {
+  const std::vector<std::pair<std::string, bool>> cases = {
+      {"a", true},          {"yml_catalog", true}, {"feed:each", true}, {"_x.y-z9", true},    {":", true},
+      {"объявление", true}, {"新闻", true},        {"a\u00B7b", true},  {"", false},          {"9a", false},
+      {"-a", false},        {".a", false},         {"a b", false},      {"a\u00D7b", false},  {"\u00B7a", false},
+      {"a\u2028", false},   {"a\xff", false},      {"\xd0", false},     {"a\xc0\x80", false}, {"a\xed\xa0\x80", false},
+  };
+  for (const auto& [name, want] : cases) {
+    EXPECT_EQ(IsXmlName(name), want) << Visible(name);
+  }
+}
+
 TEST(CleanUtf8Test, RemovesWhatCannotBeWritten) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", ""},

@@ -1,0 +1,1 @@
+SELECT CONVERT(title USING cp1251) AS t FROM ads WHERE id > :after_id AND c = :after_id

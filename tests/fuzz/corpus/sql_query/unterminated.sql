@@ -1,0 +1,2 @@
+SELECT 'abc
+FROM t /* x
