@@ -98,8 +98,8 @@ int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
   if (!report) report = &local;
   Delivery delivery;
   if (live) {
-    // The web server has opened what the last request named to it.
-    spool_.Release();
+    // The web server has long opened what earlier requests named to it.
+    spool_.Release(clock_.Now());
     if (clock_.Now() - swept_ >= 300) {
       swept_ = clock_.Now();
       spool_.Sweep();
@@ -107,6 +107,7 @@ int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
     delivery.spool = &spool_;
     delivery.x_sendfile = config_.server.hand_off == HandOff::kXSendfile;
     delivery.memory_limit = static_cast<size_t>(config_.server.spool_memory);
+    delivery.now = clock_.Now();
   }
   Response resp(out, true, req.method == "HEAD", delivery);
   try {

@@ -281,7 +281,7 @@ void Response::Finish() {
   if (delivery_.spool && !sent_) {
     ResponseHead h = std::move(head_);
     if (spool_ && delivery_.x_sendfile && !spool_->in_memory()) {
-      h.Add("X-Sendfile", spool_->Publish());
+      h.Add("X-Sendfile", spool_->Publish(delivery_.now));
       SendHead(h);
     } else if (spool_) {
       h.Add("Content-Length", std::to_string(spool_->size()));

@@ -122,6 +122,7 @@ struct Delivery {
   // web server's).
   bool x_sendfile = false;
   size_t memory_limit = 64 * 1024;
+  int64_t now = 0;  // UnixTime of the request: when a file it names was named
 };
 
 // One response: the head once, then the body (gzip-encoded when chosen,

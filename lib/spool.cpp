@@ -67,9 +67,10 @@ std::string SpoolDir::NewName() {
   return dir_ + "/feed-" + std::to_string(::getpid()) + "-" + std::to_string(++next_);
 }
 
-void SpoolDir::Release() {
-  for (const std::string& p : published_) ::unlink(p.c_str());
-  published_.clear();
+void SpoolDir::Release(int64_t now) {
+  size_t n = 0;
+  while (n < published_.size() && now - published_[n].second >= kReleaseSeconds) ::unlink(published_[n++].first.c_str());
+  published_.erase(published_.begin(), published_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 size_t SpoolDir::Sweep() {
@@ -136,12 +137,12 @@ void Spool::CopyTo(Sink& out) {
   }
 }
 
-std::string Spool::Publish() {
+std::string Spool::Publish(int64_t now) {
   WriteAll(fd_, memory_.data(), memory_.size(), name_);
   memory_.clear();
   if (::close(fd_) != 0) Fail("cannot close", name_);
   fd_ = -1;
-  dir_.Published(name_);
+  dir_.Published(name_, now);
   return name_;
 }
 

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "output.h"
@@ -24,12 +25,12 @@
 namespace feed {
 
 // The files a process named to the web server, removed once the web server
-// has opened them: when the process takes its next request (mod_fcgid gives
-// a process a new request only after the last one's handler, which opens
-// the file, returned). The last files of a process that ends (mod_fcgid
-// stops idle ones; a CGI process ends after its request, before the web
-// server opened the file) are removed by the next process that looks
-// (Sweep).
+// has surely opened them: at a request of the process at least
+// kReleaseSeconds after it named the file. (Not at the next request:
+// mod_fcgid may give the process its next request before the handler of
+// the last one has opened the file.) The last files of a process that ends
+// (mod_fcgid stops idle ones; a CGI process ends after its request) are
+// removed by the next process that looks (Sweep).
 class SpoolDir {
  public:
   // `dir` empty: the system's temporary folder (TMPDIR or /tmp).
@@ -45,10 +46,13 @@ class SpoolDir {
   const std::string& path() const { return dir_; }
   // A new file name in the folder for this process: DIR/feed-PID-N.
   std::string NewName();
-  // Remembers a published file, to remove it at Release.
-  void Published(std::string path) { published_.push_back(std::move(path)); }
-  // Removes the files published so far (call between requests).
-  void Release();
+  static constexpr int64_t kReleaseSeconds = 30;
+
+  // Remembers a file published at `now` (UnixTime), to remove it at Release.
+  void Published(std::string path, int64_t now) { published_.emplace_back(std::move(path), now); }
+  // Removes the files published kReleaseSeconds or more before `now` (call
+  // between requests).
+  void Release(int64_t now);
   // Removes files of processes that no longer exist, older than a minute;
   // returns how many. Cheap: one read of the folder.
   size_t Sweep();
@@ -56,7 +60,7 @@ class SpoolDir {
  private:
   std::string dir_;
   uint64_t next_ = 0;
-  std::vector<std::string> published_;
+  std::vector<std::pair<std::string, int64_t>> published_;  // oldest first
 };
 
 class Spool : public Sink {
@@ -75,9 +79,9 @@ class Spool : public Sink {
   // Copies the body to `out` (kClientGone when it went away).
   void CopyTo(Sink& out);
   // Gives the file a name the web server can open and returns it; the
-  // Spool no longer owns the file (SpoolDir::Published does). REQUIRES:
-  // !in_memory().
-  std::string Publish();
+  // Spool no longer owns the file (SpoolDir::Published does, from `now`).
+  // REQUIRES: !in_memory().
+  std::string Publish(int64_t now);
 
  private:
   void Spill();
