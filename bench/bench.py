@@ -107,11 +107,13 @@ class Board:
             stdout=subprocess.DEVNULL)
         # The project's own tables. The board user only reads the robots'
         # visits (so that the Jooble dump stays full in every round), and
-        # keeps the live sitemap parts' plan (sitemap index and parts).
+        # keeps the live sitemap parts' plan (sitemap index and parts) and
+        # the moments states were first seen (Last-Modified).
         with open(os.path.join(ROOT, 'sql', 'state.sql')) as f:
             self.sql(f.read(), root=True)
         self.sql("GRANT SELECT ON board.feed_robot_visit TO 'board'@'localhost';"
-                 "GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'board'@'localhost'", root=True)
+                 "GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'board'@'localhost';"
+                 "GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_state_seen TO 'board'@'localhost'", root=True)
 
     def stop(self):
         run([os.path.join(SHARED, 'serve.sh'), 'stop', '-d', self.dir], stdout=subprocess.DEVNULL)

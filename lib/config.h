@@ -77,7 +77,7 @@ enum class HandOff {
 struct ServerConfig {
   HandOff hand_off = HandOff::kNone;
   std::string spool_dir;         // where whole bodies wait; "" the system's temporary folder
-  int64_t spool_memory = 65536;  // bytes of a body kept in memory before a file
+  int64_t spool_memory = 256 << 10;  // bytes of a body kept in memory, and sent by the program
 };
 
 // The direction a feed's keyset walks its rows (see keyset.h).

@@ -121,7 +121,7 @@ struct Delivery {
   // compresses them, so the program never gzips (Content-Encoding is the
   // web server's).
   bool x_sendfile = false;
-  size_t memory_limit = 64 * 1024;
+  size_t memory_limit = 256 << 10;
   int64_t now = 0;  // UnixTime of the request: when a file it names was named
 };
 

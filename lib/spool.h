@@ -46,7 +46,9 @@ class SpoolDir {
   const std::string& path() const { return dir_; }
   // A new file name in the folder for this process: DIR/feed-PID-N.
   std::string NewName();
-  static constexpr int64_t kReleaseSeconds = 30;
+  // Ample for the web server to open the file, and short enough that a
+  // file is mostly gone before the kernel writes it to disk.
+  static constexpr int64_t kReleaseSeconds = 5;
 
   // Remembers a file published at `now` (UnixTime), to remove it at Release.
   void Published(std::string path, int64_t now) { published_.emplace_back(std::move(path), now); }

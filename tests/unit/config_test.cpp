@@ -136,7 +136,7 @@ TEST(Config, ServerTimeoutsAndOverlap) {
   Config d = ParseConfig("[database]\nname = x\n" + feed, "f.ini", "/etc/feed");
   EXPECT_EQ(d.server.hand_off, HandOff::kNone);
   EXPECT_EQ(d.server.spool_dir, "");
-  EXPECT_EQ(d.server.spool_memory, 65536);
+  EXPECT_EQ(d.server.spool_memory, 256 << 10);
   EXPECT_EQ(d.database.connect_timeout, 5);
   EXPECT_EQ(d.database.read_timeout, 20);
   EXPECT_EQ(d.database.write_timeout, 20);
