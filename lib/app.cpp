@@ -35,9 +35,8 @@ App::App(Config config, const Clock* clock)
       routes_.Add(Route{s.path, Role::kIndex, i, {}, false});
       routes_.Add(Route{s.path + ".gz", Role::kIndex, i, {}, true});
     }
-    std::vector<std::string> names = s.PartPattern().find("{section}") == std::string::npos
-                                         ? std::vector<std::string>{}
-                                         : s.sections;
+    std::vector<std::string> names =
+        s.PartPattern().find("{section}") == std::string::npos ? std::vector<std::string>{} : s.sections;
     routes_.Add(Route{s.PartPattern(), Role::kPart, i, names, false});
     routes_.Add(Route{s.PartPattern() + ".gz", Role::kPart, i, names, true});
   }
@@ -98,16 +97,17 @@ int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
   if (!report) report = &local;
   Delivery delivery;
   if (live) {
+    const UnixTime now = clock_.Now();
     // The web server has long opened what earlier requests named to it.
-    spool_.Release(clock_.Now());
-    if (clock_.Now() - swept_ >= 300) {
-      swept_ = clock_.Now();
+    spool_.Release(now);
+    if (now - swept_ >= 300) {
+      swept_ = now;
       spool_.Sweep();
     }
     delivery.spool = &spool_;
     delivery.x_sendfile = config_.server.hand_off == HandOff::kXSendfile;
     delivery.memory_limit = static_cast<size_t>(config_.server.spool_memory);
-    delivery.now = clock_.Now();
+    delivery.now = now;
   }
   Response resp(out, true, req.method == "HEAD", delivery);
   try {

@@ -1,7 +1,7 @@
 #include "config.h"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -114,7 +114,8 @@ void LoadServer(const IniSection& sec, const std::string& file, const std::strin
     }
   }
   if (server->hand_off == HandOff::kXSendfile && server->spool_dir.empty()) {
-    throw ConfigError(Where(file, sec.line) + "hand_off = x-sendfile needs spool_dir (a folder the web server may send from)");
+    throw ConfigError(Where(file, sec.line) +
+                      "hand_off = x-sendfile needs spool_dir (a folder the web server may send from)");
   }
 }
 
@@ -281,7 +282,8 @@ SetConfig LoadSet(const IniSection& sec, const std::string& file, const std::str
         if (!IsName(n)) throw ConfigError(Where(file, v.line) + "sections names [feed NAME] sections");
       }
     } else if (key == "publish_url") {
-      if ((x.rfind("http://", 0) != 0 && x.rfind("https://", 0) != 0) || x.find_first_of(" \t\"<>") != std::string::npos) {
+      if ((x.rfind("http://", 0) != 0 && x.rfind("https://", 0) != 0) ||
+          x.find_first_of(" \t\"<>") != std::string::npos) {
         throw ConfigError(Where(file, v.line) + "publish_url is the absolute http(s) URL the set is published under");
       }
       s.publish_url = x;
@@ -325,10 +327,8 @@ void Override(const char* env, std::string* field) {
 // sixteen with a chance of about 1e-13).
 std::string SecretUnfit(std::string_view secret) {
   if (secret.size() < 16) return "must be at least 16 characters";
-  std::string lower;
-  for (char c : secret) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const char* placeholder : {"change-me", "changeme", "change_me"}) {
-    if (lower.find(placeholder) != std::string::npos) {
+    if (ContainsNoCase(secret, placeholder)) {
       return "is a placeholder ('" + std::string(placeholder) +
              "'): use a long random string of your own, such as the output of "
              "`head -c 24 /dev/urandom | base64`";

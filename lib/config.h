@@ -76,7 +76,7 @@ enum class HandOff {
 };
 struct ServerConfig {
   HandOff hand_off = HandOff::kNone;
-  std::string spool_dir;         // where whole bodies wait; "" the system's temporary folder
+  std::string spool_dir;             // where whole bodies wait; "" the system's temporary folder
   int64_t spool_memory = 256 << 10;  // bytes of a body kept in memory, and sent by the program
 };
 
@@ -102,13 +102,13 @@ struct FeedConfig {
   std::string query_file;        // the rows: named parameters, see sql_query.h
   std::string state_query_file;  // optional: newest change, for Last-Modified/ETag
   Charset encoding = Charset::kUtf8;
-  Format format = Format::kXml;               // format = xml | text
-  std::string content_type = "text/xml";      // text/plain for format = text
-  Direction order = Direction::kAscending;    // order = asc | desc (the newest first)
-  int max_items = 0;                          // rows per document (0: all); see LoadFeed
-  int64_t max_bytes = 0;                      // bytes per document before compression (0: any)
-  bool gzip_files = false;                    // a static write adds .gz twins
-  std::string lastmod;                        // the row field holding the row's last change
+  Format format = Format::kXml;             // format = xml | text
+  std::string content_type = "text/xml";    // text/plain for format = text
+  Direction order = Direction::kAscending;  // order = asc | desc (the newest first)
+  int max_items = 0;                        // rows per document (0: all); see LoadFeed
+  int64_t max_bytes = 0;                    // bytes per document before compression (0: any)
+  bool gzip_files = false;                  // a static write adds .gz twins
+  std::string lastmod;                      // the row field holding the row's last change
   SinceSource since = SinceSource::kNone;
   std::string since_param;                    // with kParam: "date"
   std::string robot;                          // with kRobot: "JoobleBot", found in User-Agent
@@ -136,9 +136,9 @@ struct SetConfig {
   std::string publish_url;            // where the set is published: parts' locs are under it
   int max_items = kMaxPartItems;      // the index's own limits
   int64_t max_bytes = kMaxXmlPartBytes;
-  bool gzip_files = false;            // a static write adds .gz twins of the index
-  int refresh_seconds = 300;          // live: how old a part plan may grow before it is refreshed
-  int part_fill = 90;                 // live: a new part closes at this percent of its limits
+  bool gzip_files = false;    // a static write adds .gz twins of the index
+  int refresh_seconds = 300;  // live: how old a part plan may grow before it is refreshed
+  int part_fill = 90;         // live: a new part closes at this percent of its limits
   // The path pattern of the parts: "/sitemap-{section}-{n}.xml", "/urls-{n}.txt".
   std::string PartPattern() const;
 };
@@ -148,7 +148,7 @@ struct Config {
   DatabaseConfig database;
   ServerConfig server;
   std::string time_zone = "UTC";
-  TimeZone zone = TimeZone::Utc();  // [site] time_zone, loaded once
+  TimeZone zone = TimeZone::Utc();          // [site] time_zone, loaded once
   std::map<std::string, std::string> site;  // [site] keys for templates
   std::vector<FeedConfig> feeds;
   std::vector<SetConfig> sets;

@@ -134,8 +134,8 @@ class NewFolder {
 DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site)
     : config_(config), sections_(std::move(sections)) {
   if (config_.format == Format::kXml) {
-    index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml,
-                             Charset::kUtf8, TemplateValues(site, nullptr), site.zone);
+    index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml, Charset::kUtf8,
+                             TemplateValues(site, nullptr), site.zone);
     index_->BindColumns(kIndexColumns, "the index's parts (fields loc and lastmod)");
   }
 }
@@ -194,8 +194,7 @@ PartPlan DocumentSet::Plan(Database& db, const Clock& clock, size_t section, boo
   if (stored && stored->identity != identity) stored.reset();  // another mapping: start afresh
 
   const int64_t now = clock.Now();
-  std::unique_ptr<ChunkReader> reader =
-      f.Reader(db, f.RunParams("", FormatSqlDateTime(f.zone().FromUnix(now))));
+  std::unique_ptr<ChunkReader> reader = f.Reader(db, f.RunParams("", FormatSqlDateTime(f.zone().FromUnix(now))));
   KeysetRows rows(*reader, f.keyset(), f.keyset().First(""), std::nullopt, static_cast<size_t>(f.config().fetch_rows));
   PartPlan plan = RefreshPlan(f.tmpl(), rows, f.lastmod_column(), PlanLimits{PartLimits(f), config_.part_fill}, stored);
   plan.identity = identity;
@@ -204,8 +203,7 @@ PartPlan DocumentSet::Plan(Database& db, const Clock& clock, size_t section, boo
   return plan;
 }
 
-RenderReport DocumentSet::RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts,
-                                      Sink& out) const {
+RenderReport DocumentSet::RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts, Sink& out) const {
   std::vector<MemoryChunks::Row> rows;
   for (size_t i = 0; i < parts.size(); ++i) {
     rows.push_back({std::to_string(i + 1), Url(parts[i].first),
@@ -257,9 +255,7 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Cl
   }
   ResponseHead head;
   head.Add("Content-Type", gz ? "application/gzip" : "text/xml; charset=UTF-8");
-  if (!gz) {
-    head.Add("Vary", "Accept-Encoding");
-    }
+  if (!gz) head.Add("Vary", "Accept-Encoding");
   head.Add(v);
   resp.Start(head, gzip && !gz);
   if (gz) {
@@ -302,9 +298,7 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
   ResponseHead head;
   head.Add("Content-Type", gz ? std::string("application/gzip")
                               : f.config().content_type + "; charset=" + CharsetName(f.config().encoding));
-  if (!gz) {
-    head.Add("Vary", "Accept-Encoding");
-    }
+  if (!gz) head.Add("Vary", "Accept-Encoding");
   head.Add(v);
 
   std::unique_ptr<ChunkReader> reader = f.Reader(db, params);

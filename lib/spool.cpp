@@ -59,17 +59,17 @@ void SpoolDir::Check() {
   try {
     probe.Write("x");
   } catch (const FeedError& e) {
-    throw ConfigError(std::string(e.what()) + " (the spool folder, [server] spool_dir: make it writable by the web server's user)");
+    throw ConfigError(std::string(e.what()) +
+                      " (the spool folder, [server] spool_dir: make it writable by the web server's user)");
   }
 }
 
-std::string SpoolDir::NewName() {
-  return dir_ + "/feed-" + std::to_string(::getpid()) + "-" + std::to_string(++next_);
-}
+std::string SpoolDir::NewName() { return dir_ + "/feed-" + std::to_string(::getpid()) + "-" + std::to_string(++next_); }
 
 void SpoolDir::Release(int64_t now) {
   size_t n = 0;
-  while (n < published_.size() && now - published_[n].second >= kReleaseSeconds) ::unlink(published_[n++].first.c_str());
+  while (n < published_.size() && now - published_[n].second >= kReleaseSeconds)
+    ::unlink(published_[n++].first.c_str());
   published_.erase(published_.begin(), published_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
@@ -113,10 +113,12 @@ void Spool::Write(std::string_view bytes) {
   size_ += bytes.size();
   if (fd_ < 0 && memory_.size() <= memory_limit_) return;
   if (fd_ < 0) Spill();
-  if (memory_.size() >= kFileBuffer) {
-    WriteAll(fd_, memory_.data(), memory_.size(), name_);
-    memory_.clear();
-  }
+  if (memory_.size() >= kFileBuffer) FlushToFile();
+}
+
+void Spool::FlushToFile() {
+  WriteAll(fd_, memory_.data(), memory_.size(), name_);
+  memory_.clear();
 }
 
 void Spool::CopyTo(Sink& out) {
@@ -124,8 +126,7 @@ void Spool::CopyTo(Sink& out) {
     out.Write(memory_);
     return;
   }
-  WriteAll(fd_, memory_.data(), memory_.size(), name_);
-  memory_.clear();
+  FlushToFile();
   std::string buf(kFileBuffer, '\0');
   for (off_t at = 0;;) {
     ssize_t n = ::pread(fd_, buf.data(), buf.size(), at);
@@ -138,8 +139,7 @@ void Spool::CopyTo(Sink& out) {
 }
 
 std::string Spool::Publish(int64_t now) {
-  WriteAll(fd_, memory_.data(), memory_.size(), name_);
-  memory_.clear();
+  FlushToFile();
   if (::close(fd_) != 0) Fail("cannot close", name_);
   fd_ = -1;
   dir_.Published(name_, now);

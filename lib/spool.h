@@ -87,6 +87,7 @@ class Spool : public Sink {
 
  private:
   void Spill();
+  void FlushToFile();  // the bytes held in memory_, appended to the file
 
   SpoolDir& dir_;
   size_t memory_limit_;

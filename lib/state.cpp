@@ -107,9 +107,9 @@ int64_t StateStore::StateSeen(const std::string& feed, const std::string& scope,
 std::string StateStore::FormatParts(const std::vector<PartRange>& parts) {
   std::string s;
   for (const PartRange& p : parts) {
-    s += std::to_string(p.number) + " " + Keyset::Format(p.after) + " | " +
-         (p.until ? Keyset::Format(*p.until) : "-") + " | " + std::to_string(p.rows) + " " +
-         std::to_string(p.bytes) + " " + (p.lastmod.empty() ? "-" : p.lastmod) + "\n";
+    s += std::to_string(p.number) + " " + Keyset::Format(p.after) + " | " + (p.until ? Keyset::Format(*p.until) : "-") +
+         " | " + std::to_string(p.rows) + " " + std::to_string(p.bytes) + " " + (p.lastmod.empty() ? "-" : p.lastmod) +
+         "\n";
   }
   return s;
 }
@@ -161,8 +161,9 @@ std::optional<PartPlan> StateStore::LoadPlan(const std::string& feed, size_t key
 }
 
 void StateStore::SavePlan(const std::string& feed, const PartPlan& plan) {
-  db_.Update(Q().save_plan,
-             {{"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}});
+  db_.Update(
+      Q().save_plan,
+      {{"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}});
 }
 
 StateStore::PlanLock::PlanLock(StateStore& store, const std::string& feed, int seconds)

@@ -78,7 +78,8 @@ class Conn {
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
     char buf[65536];
     while (raw.size() < bytes && !ended) {
-      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      int left =
+          static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
       if (left <= 0) return false;
       pollfd p{fd_, POLLIN, 0};
       if (poll(&p, 1, left) <= 0) return false;
@@ -184,8 +185,8 @@ TEST_F(HostileE2e, ConcurrentHandedOffResponsesAllArriveWhole) {
     robots.emplace_back([&] {
       for (int i = 0; i < 15; ++i) {
         Conn c("GET", "/yads");
-        if (c.ReadAll(60000) && c.status() == 200 && c.Whole() && c.Body().find("</yml_catalog>") != std::string::npos &&
-            c.Body().size() > 200000) {
+        if (c.ReadAll(60000) && c.status() == 200 && c.Whole() &&
+            c.Body().find("</yml_catalog>") != std::string::npos && c.Body().size() > 200000) {
           ++whole;
         } else {
           ++broken;
@@ -212,10 +213,14 @@ TEST_F(HostileE2e, AVisitCutUnseenLosesNoJob) {
       // whole by the last one), more since.
       testing::Mariadb("DELETE FROM feed_robot_visit; UPDATE job SET updated = '" + SiteTime(now - 86400) +
                        "'; UPDATE job SET status = 'active', contacts = 'hr@example.com', updated = '" +
-                       SiteTime(now - 5000) + "' WHERE id % 100 = 1; UPDATE job SET status = 'active', contacts = "
-                       "'hr@example.com', updated = '" + SiteTime(now - 60) + "' WHERE id % 10 = 2");
-      testing::Mariadb("INSERT INTO feed_robot_visit (robot, feed, last_visit, previous_visit, recorded) VALUES "
-                       "('JoobleBot', 'jooble', '" + t1 + "', '" + t0 + "', NOW())");
+                       SiteTime(now - 5000) +
+                       "' WHERE id % 100 = 1; UPDATE job SET status = 'active', contacts = "
+                       "'hr@example.com', updated = '" +
+                       SiteTime(now - 60) + "' WHERE id % 10 = 2");
+      testing::Mariadb(
+          "INSERT INTO feed_robot_visit (robot, feed, last_visit, previous_visit, recorded) VALUES "
+          "('JoobleBot', 'jooble', '" +
+          t1 + "', '" + t0 + "', NOW())");
       std::set<std::string> since_last;
       for (const auto& row : testing::Table("SELECT id FROM job WHERE id % 10 = 2")) since_last.insert(row[0]);
       std::vector<std::string> headers = {"User-Agent: JoobleBot/2.0"};

@@ -3,7 +3,6 @@
 // when nothing changed, the visit record moved only by JoobleBot and only
 // by a response written whole, full mode without expired jobs, and both
 // encodings compared with the database field by field.
-#include <chrono>
 #include <fstream>
 #include <thread>
 
@@ -406,15 +405,13 @@ TEST_F(JoobleIntegration, ADatabaseLostMidFeedIsA503AndNoDocument) {
   Reply reply;
   std::thread visit([&] { reply = testing::Fetch(*app_, Visit("/jooble-pause", kBot)); });
   std::string killed;
-  for (int i = 0; i < 600 && killed.empty(); ++i) {
+  testing::PollUntil([&] {
     auto rows = Table("SELECT ID FROM information_schema.PROCESSLIST WHERE STATE = 'User sleep' AND INFO LIKE '%PAUSE-HERE%'");
-    if (!rows.empty() && !rows[0].empty() && !rows[0][0].empty()) {
-      killed = rows[0][0];
-      testing::Mariadb("KILL " + killed);
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));  // polling, with a 30 s deadline
-    }
-  }
+    if (rows.empty() || rows[0].empty() || rows[0][0].empty()) return false;
+    killed = rows[0][0];
+    testing::Mariadb("KILL " + killed);
+    return true;
+  });
   visit.join();
   ASSERT_FALSE(killed.empty()) << "the feed's query never reached the marked job";
   EXPECT_EQ(reply.status, 503);

@@ -130,8 +130,10 @@ TEST(SpooledResponse, SendsNothingUntilWholeThenHeadWithLengthAndBody) {
   EXPECT_EQ(out.data, "");
   EXPECT_FALSE(r.sent());
   r.Finish();
-  EXPECT_EQ(out.data, "Status: 200 OK\r\nContent-Type: text/xml\r\nX-Content-Type-Options: nosniff\r\n"
-                      "Content-Length: 5000\r\n\r\n" + Text(5000));
+  EXPECT_EQ(out.data,
+            "Status: 200 OK\r\nContent-Type: text/xml\r\nX-Content-Type-Options: nosniff\r\n"
+            "Content-Length: 5000\r\n\r\n" +
+                Text(5000));
 }
 
 TEST(SpooledResponse, AFailureBeforeFinishIsAnsweredCleanly) {
@@ -200,7 +202,8 @@ TEST(SpooledResponse, HeadAnd304AndOptionsCarryNoLength) {
   v.etag = "W/\"abc\"";
   nm.NotModified(v);
   EXPECT_EQ(nm_out.data,
-            "Status: 304 Not Modified\r\nETag: W/\"abc\"\r\nVary: Accept-Encoding\r\nX-Content-Type-Options: nosniff\r\n\r\n");
+            "Status: 304 Not Modified\r\nETag: W/\"abc\"\r\nVary: Accept-Encoding\r\nX-Content-Type-Options: "
+            "nosniff\r\n\r\n");
 }
 
 }  // namespace
