@@ -10,6 +10,7 @@
 #include "ascii.h"
 #include "datetime.h"
 #include "error.h"
+#include "url.h"
 
 namespace feed {
 namespace {
@@ -410,6 +411,10 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
           c.zone = *zone;
         } else if (!IsName(key)) {
           throw ConfigError(Where(file, v.line) + "a [site] key is letters, digits, '_' and '-'");
+        } else if (key == "url" && !IsAbsoluteHttpUrl(v.value)) {
+          // The base of every link the feeds write.
+          throw ConfigError(Where(file, v.line) + "[site] url is not an absolute http:// or https:// URL: '" +
+                            v.value + "'");
         }
         c.site[key] = v.value;
       }

@@ -124,28 +124,36 @@ void Put2(char* p, int v) {
   p[1] = static_cast<char>('0' + v % 10);
 }
 
-// "+02:00" (or "+0200"). Zones' offsets are under 26 hours (time_zone.h).
-std::string FormatOffset(int offset, bool colon) {
+// "+02:00" (or "+0200") appended. Zones' offsets are under 26 hours
+// (time_zone.h).
+void AppendOffset(std::string& out, int offset, bool colon) {
   const int abs_minutes = (offset < 0 ? -offset : offset) / 60;
   char b[6];
   b[0] = offset < 0 ? '-' : '+';
   Put2(b + 1, abs_minutes / 60 % 100);
   if (colon) b[3] = ':';
   Put2(b + (colon ? 4 : 3), abs_minutes % 60);
-  return std::string(b, colon ? 6 : 5);
+  out.append(b, colon ? 6 : 5);
 }
 
-// "YYYY-MM-DD" + `sep` + "HH:MM:SS": every feed writes dates of every row,
-// so the usual case (years 0 to 9999) is done without printf; anything
-// else as printf's %04d would.
-std::string FormatYmdHms(const LocalTime& t, char sep) {
+std::string FormatOffset(int offset, bool colon) {
+  std::string s;
+  AppendOffset(s, offset, colon);
+  return s;
+}
+
+// "YYYY-MM-DD" + `sep` + "HH:MM:SS" appended: every feed writes dates of
+// every row, so the usual case (years 0 to 9999) is done without printf;
+// anything else as printf's %04d would.
+void AppendYmdHms(std::string& out, const LocalTime& t, char sep) {
   auto two = [](int v) { return v >= 0 && v <= 99; };
   if (t.year < 0 || t.year > 9999 || !two(t.month) || !two(t.day) || !two(t.hour) || !two(t.minute) ||
       !two(t.second)) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", t.year, t.month, t.day, sep, t.hour, t.minute,
                   t.second);
-    return buf;
+    out += buf;
+    return;
   }
   char b[19];
   Put2(b, t.year / 100);
@@ -160,7 +168,13 @@ std::string FormatYmdHms(const LocalTime& t, char sep) {
   Put2(b + 14, t.minute);
   b[16] = ':';
   Put2(b + 17, t.second);
-  return std::string(b, sizeof b);
+  out.append(b, sizeof b);
+}
+
+std::string FormatYmdHms(const LocalTime& t, char sep) {
+  std::string s;
+  AppendYmdHms(s, t, sep);
+  return s;
 }
 
 // The site-zone rendering shared by the RFC 822 and RFC 3339 forms. The
@@ -307,6 +321,17 @@ std::string FormatRfc3339(UnixTime t, const TimeZone& zone) {
   const ZonedTime z = InZone(t, zone);
   const LocalTime& l = z.local;
   return FormatYmdHms(l, 'T') + FormatOffset(z.offset, true);
+}
+
+void AppendRfc3339(std::string& out, const LocalTime& t, const TimeZone& zone) {
+  // Shown, with an offset of whole minutes: ToUnix gives NaiveSeconds(t) -
+  // offset, and InZone reads t back from it.
+  if (std::optional<int> offset = zone.EarliestOffset(NaiveSeconds(t)); offset && *offset % 60 == 0) {
+    AppendYmdHms(out, t, 'T');
+    AppendOffset(out, *offset, true);
+    return;
+  }
+  out += FormatRfc3339(zone.ToUnix(t), zone);
 }
 
 std::string FormatRfc3339Utc(UnixTime t) {

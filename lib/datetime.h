@@ -51,5 +51,10 @@ std::string FormatDayMonthYear(const LocalTime& t);  // "DD.MM.YYYY"
 std::string FormatRfc822(UnixTime t, const TimeZone& zone);   // "Sun, 01 Nov 2026 12:00:00 +0200"
 std::string FormatRfc3339(UnixTime t, const TimeZone& zone);  // "2026-11-01T12:00:00+02:00"
 std::string FormatRfc3339Utc(UnixTime t);            // "2026-11-01T10:00:00Z"
+// FormatRfc3339(zone.ToUnix(t), zone) appended to `out`: the wall time a
+// board's DATETIME holds, with the site's offset. The sitemaps' dates of
+// every row: where the zone shows t, t is written as it is, with no
+// conversion.
+void AppendRfc3339(std::string& out, const LocalTime& t, const TimeZone& zone);
 
 }  // namespace feed

@@ -40,7 +40,7 @@ void Rfc822(std::string_view in, std::string& out, const TimeZone& zone) {
   if (auto t = AsTime(in)) out += FormatRfc822(zone.ToUnix(*t), zone);
 }
 void Rfc3339(std::string_view in, std::string& out, const TimeZone& zone) {
-  if (auto t = AsTime(in)) out += FormatRfc3339(zone.ToUnix(*t), zone);
+  if (auto t = AsTime(in)) AppendRfc3339(out, *t, zone);
 }
 void Rfc3339Utc(std::string_view in, std::string& out, const TimeZone& zone) {
   if (auto t = AsTime(in)) out += FormatRfc3339Utc(zone.ToUnix(*t));

@@ -225,8 +225,15 @@ struct TimeZone::Rules {
   std::vector<UnixTime> leap_times;
   std::vector<int> corrections;  // corrections[i] applies from leap_times[i]
   std::optional<Footer> footer;  // from the last transition on (or always)
+  // Wall times shown by exactly one instant, ascending: see EarliestOffset.
+  struct WallStretch {
+    int64_t begin, end;  // [begin, end) of naive seconds
+    int offset;
+  };
+  std::vector<WallStretch> stretches;
 
   static std::optional<Rules> Parse(std::string_view file);
+  void MakeStretches();
   bool ReadBlock(std::string_view block, const Header& h, int width);
   Period At(UnixTime t) const;
 };
@@ -314,6 +321,36 @@ Period TimeZone::Rules::At(UnixTime t) const {
   return p;
 }
 
+// Each period p shows the wall times [p.begin, p.end) + p.Shift(); the
+// part no earlier period shows is a stretch, in which p holds the earliest
+// instant showing each wall time (ToUnix's answer). A fall-back overlap goes
+// to the period before it; a spring-forward gap, shown by none, is in no
+// stretch. Periods with a leap correction are left out whole (the "right/"
+// zones), and wall times outside [kFrom + kMaxShift, kTo + kMinShift), which
+// instants outside [kFrom, kTo) could show.
+void TimeZone::Rules::MakeStretches() {
+  constexpr int64_t kFrom = -2208988800;    // 1900-01-01 UTC
+  constexpr int64_t kTo = 7258118400;       // 2200-01-01 UTC
+  int64_t shown_until = kFrom + kMaxShift;  // earlier periods show no wall time from here on
+  for (Period p = At(kFrom); p.begin < kTo; p = At(p.end)) {
+    const int64_t begin = std::max(p.begin + p.Shift(), shown_until);
+    const int64_t end = std::min(p.end + p.Shift(), kTo + kMinShift);
+    if (p.correction == 0 && begin < end) stretches.push_back({begin, end, p.offset});
+    shown_until = std::max(shown_until, p.end + p.Shift());
+    if (p.end > kFar) break;
+  }
+}
+
+std::optional<int> TimeZone::EarliestOffset(int64_t naive) const {
+  const auto& s = rules_->stretches;
+  auto it = std::upper_bound(s.begin(), s.end(), naive,
+                             [](int64_t n, const Rules::WallStretch& w) { return n < w.begin; });
+  if (it == s.begin()) return std::nullopt;
+  --it;
+  if (naive >= it->end) return std::nullopt;
+  return it->offset;
+}
+
 TimeZone::TimeZone(std::string name, std::shared_ptr<const Rules> rules)
     : name_(std::move(name)), rules_(std::move(rules)) {}
 
@@ -333,10 +370,15 @@ std::optional<TimeZone> TimeZone::Load(std::string_view iana_name, const std::st
   if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return std::nullopt;
   std::optional<Rules> rules = Rules::Parse(bytes);
   if (!rules) return std::nullopt;
+  rules->MakeStretches();
   return TimeZone(std::string(iana_name), std::make_shared<const Rules>(std::move(*rules)));
 }
 
-TimeZone TimeZone::Utc() { return TimeZone("UTC", std::make_shared<const Rules>()); }
+TimeZone TimeZone::Utc() {
+  Rules utc;
+  utc.MakeStretches();
+  return TimeZone("UTC", std::make_shared<const Rules>(std::move(utc)));
+}
 
 const std::string& TimeZone::name() const { return name_; }
 
@@ -355,6 +397,7 @@ LocalTime TimeZone::FromUnix(UnixTime t) const { return FromNaiveSeconds(t + rul
 UnixTime TimeZone::ToUnix(const LocalTime& t) const {
   const int64_t naive = NaiveSeconds(t);
   if (naive > kFar + 2 * kDay || naive < -kFar - 2 * kDay) return naive;  // UTC out there
+  if (std::optional<int> offset = EarliestOffset(naive)) return naive - *offset;
   const Rules& r = *rules_;
   std::optional<UnixTime> after_gap;
   std::optional<int64_t> previous_shift;

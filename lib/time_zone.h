@@ -37,6 +37,12 @@ class TimeZone {
   // the later instant (t read with the offset from before the gap), an
   // ambiguous one (fall-back) to the earlier.
   UnixTime ToUnix(const LocalTime& t) const;
+  // The UTC offset at the earliest instant that shows wall time `naive`
+  // (NaiveSeconds of a LocalTime), the one ToUnix returns, from a table made
+  // when the zone is loaded: one binary search. nullopt for a wall time no
+  // instant shows (a gap), and where the table does not tell: outside the
+  // years 1900 to 2199, and in a "right/" zone (ask ToUnix).
+  std::optional<int> EarliestOffset(int64_t naive) const;
 
   // Totality, as SiteZone's: FromUnix never fails. A leap second of a
   // "right/" zone reads as :59 (OffsetAt excludes the leap correction, as

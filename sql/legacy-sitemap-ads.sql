@@ -2,9 +2,10 @@
 -- every active ad's page, by ad_id, the primary key. A part is a range of
 -- ad_id (:after_id, :until_id], which the primary key serves directly, so
 -- reading part 17 does not read parts 1 to 16.
-SELECT a.ad_id                                     AS id,
-       CONCAT(:site_url, '/ad/', a.ad_id, '.html') AS loc,
-       a.updated                                   AS lastmod
+-- The page's URL is {site.url}/ad/{id}.html, put together by the template
+-- (templates/sitemap-by-id.xml): the database sends the id and the date.
+SELECT a.ad_id AS id,
+       a.updated AS lastmod
   FROM ads a
  WHERE a.status = 'active'
    AND a.ad_id > :after_id

@@ -9,6 +9,7 @@
 #include <tinyxml2.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -207,6 +208,14 @@ std::map<std::string, std::string> Snapshot(const std::string& dir) {
     while ((got = read(f, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(got));
     close(f);
     files[n] = data;
+  }
+  // A directory swapped out while it was read is being emptied: what it
+  // showed is a retired set's remains, which a reader by path never sees
+  // (its lookups go to the directory in place). Left out, as a failed open.
+  struct stat read_from {}, in_place {};
+  if (fstat(fd, &read_from) != 0 || stat(dir.c_str(), &in_place) != 0 || read_from.st_ino != in_place.st_ino ||
+      read_from.st_nlink == 0) {
+    files.clear();
   }
   close(fd);
   return files;
@@ -423,6 +432,58 @@ TEST_F(SitemapIntegration, UrlsArePercentEncodedEscapedOnceAndOverLongOnesLeftOu
   unlink(sql.c_str());
 }
 
+// The by-id templates put the URL together from [site] url, the section's
+// value.before_id (percent-encoded) and the row's id; an id that is not
+// letters and digits, or longer than 20, is left out and reported.
+TEST_F(SitemapIntegration, ByIdTemplatesBuildEachUrlFromTheIdAndLeaveOutUnfitIds) {
+  const std::string sql = "/tmp/feed-sitemap-by-id.sql";
+  std::ofstream(sql) << "SELECT l.id AS n, l.ref AS id, l.updated AS lastmod\n"
+                        "  FROM listing l WHERE l.ref LIKE 'PID%' AND l.id > :after_n AND l.id <= :until_n\n"
+                        " ORDER BY l.id LIMIT :limit;\n";
+  testing::Mariadb(
+      "DELETE FROM listing WHERE ref LIKE 'PID%';"
+      "INSERT INTO listing (ref, title, body, added, updated) VALUES "
+      "('PID1', '', '', '2026-11-01 10:00:00', '2026-11-01 10:00:00'),"
+      "('PID/2', '', '', '2026-11-01 10:00:00', '2026-11-01 10:00:00'),"
+      "('PID3', '', '', '2026-11-01 10:00:00', '2026-07-01 10:00:00'),"
+      "('PID456789012345678901', '', '', '2026-11-01 10:00:00', '2026-11-01 10:00:00');");
+  App app(LoadConfig(testing::WriteConfig(
+      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = t\n"
+      "publish_url = http://doska.example/maps\n"
+      "[feed t]\ntemplate = @ROOT@/templates/sitemap-by-id.xml\nquery = " + sql + "\nkeyset = n\nlastmod = lastmod\n"
+      "value.before_id = /объявление/\nvalue.after_id = .html?a=1&b\n"
+      "[set urls]\npath = /urls.txt\nsections = u\npublish_url = http://doska.example/maps\n"
+      "[feed u]\ntemplate = @ROOT@/templates/sitemap-text-by-id.xml\nquery = " + sql + "\nformat = text\n"
+      "keyset = n\nvalue.before_id = /ad/\nvalue.after_id = .html\n")));
+  const std::string dir = TempDir() + "/maps";
+  WriteReport r = app.WriteSet("/sitemap.xml", dir);
+  const std::string xml = Slurp(dir + "/sitemap-t-1.xml");
+  const std::string base = "http://doska.example/%D0%BE%D0%B1%D1%8A%D1%8F%D0%B2%D0%BB%D0%B5%D0%BD%D0%B8%D0%B5/";
+  EXPECT_NE(xml.find("<loc>" + base + "PID1.html?a=1&amp;b</loc>\n<lastmod>2026-11-01T10:00:00+02:00</lastmod>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<loc>" + base + "PID3.html?a=1&amp;b</loc>\n<lastmod>2026-07-01T10:00:00+03:00</lastmod>"),
+            std::string::npos)
+      << xml;
+  std::vector<Url> urls = Entries(xml, "url");
+  ASSERT_EQ(urls.size(), 2u) << xml;
+  EXPECT_EQ(urls[0].loc, base + "PID1.html?a=1&b") << "escaped once";
+  EXPECT_TRUE(ValidAgainst(dir + "/sitemap-t-1.xml", "sitemap.xsd"));
+  ASSERT_EQ(r.left_out.skipped, 2u);
+  EXPECT_NE(r.left_out.skipped_items[0].find("item PID/2: id='PID/2' breaks alnum"), std::string::npos)
+      << r.left_out.skipped_items[0];
+  EXPECT_NE(r.left_out.skipped_items[1].find("item PID456789012345678901: id='PID456789012345678901' breaks maxlen=20"),
+            std::string::npos)
+      << r.left_out.skipped_items[1];
+
+  WriteReport text = app.WriteSet("/urls.txt", dir);
+  EXPECT_EQ(Slurp(dir + "/urls-1.txt"), "http://doska.example/ad/PID1.html\nhttp://doska.example/ad/PID3.html\n");
+  EXPECT_EQ(text.left_out.skipped, 2u);
+  testing::Mariadb("DELETE FROM listing WHERE ref LIKE 'PID%'");
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+  unlink(sql.c_str());
+}
+
 TEST_F(SitemapIntegration, CommandLineWritePrintsEachFileTheSummaryAndRobotsLines) {
   const std::string config = SetConfig("max_items = 1000\n");
   const std::string dir = TempDir() + "/maps", out = dir + ".out";
@@ -506,6 +567,15 @@ TEST(LegacyBoard, SitemapsRssAndAtomFromTheLegacySchemaByConfigurationAlone) {
   std::map<std::string, size_t> by_section;
   const std::string index = Slurp(dir + "/sitemap.xml");
   EXPECT_TRUE(ValidAgainst(dir + "/sitemap.xml", "siteindex.xsd"));
+  // Every page the board shows, by the URL the board gives it.
+  std::set<std::string> want, got;
+  for (const auto& row : testing::Table(
+           "USE " + db + "; SELECT CONCAT('http://doska.example/ad/', ad_id, '.html') FROM ads WHERE status = "
+           "'active' UNION ALL SELECT CONCAT('http://doska.example/vacancy/', vac_id, '.html') FROM vacancy WHERE "
+           "status = 'active' AND (valid_till IS NULL OR valid_till >= '" + today + "') UNION ALL SELECT "
+           "CONCAT('http://doska.example/file/', file_id, '.html') FROM files WHERE status = 'active'")) {
+    want.insert(row[0]);
+  }
   for (const Url& part : Entries(index, "sitemap")) {
     EXPECT_EQ(part.loc.rfind("http://doska.example/feeds/sitemap-", 0), 0u) << part.loc;
     const std::string file = dir + "/" + Name(part.loc);
@@ -514,16 +584,25 @@ TEST(LegacyBoard, SitemapsRssAndAtomFromTheLegacySchemaByConfigurationAlone) {
     for (const Url& u : Entries(Slurp(file), "url")) {
       const std::string kind = u.loc.substr(21, u.loc.find('/', 21) - 21);  // after "http://doska.example/"
       ++by_section[kind];
+      EXPECT_TRUE(got.insert(u.loc).second) << u.loc;
     }
   }
   EXPECT_EQ(by_section["ad"], ads);
   EXPECT_EQ(by_section["vacancy"], jobs);
   EXPECT_EQ(by_section["file"], files);
   EXPECT_EQ(r.rows, ads + jobs + files);
+  EXPECT_TRUE(got == want) << got.size() << " URLs written, " << want.size() << " pages on the board";
 
   WriteReport text = app.WriteSet("/urls.txt", dir);
   EXPECT_EQ(text.rows, ads);
   EXPECT_EQ(text.urls[0], "http://doska.example/feeds/urls-1.txt");
+  std::set<std::string> lines;
+  for (int n = 1; access((dir + "/urls-" + std::to_string(n) + ".txt").c_str(), R_OK) == 0; ++n) {
+    std::istringstream in(Slurp(dir + "/urls-" + std::to_string(n) + ".txt"));
+    for (std::string line; std::getline(in, line);) lines.insert(line);
+  }
+  EXPECT_EQ(lines.size(), ads);
+  EXPECT_TRUE(std::includes(want.begin(), want.end(), lines.begin(), lines.end())) << "the text set lists ad pages";
 
   for (const char* path : {"/rss", "/atom"}) {
     Request req;

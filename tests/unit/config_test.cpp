@@ -78,6 +78,8 @@ TEST(Config, EachMistakeNamesFileAndLine) {
       {"[sitee]\n", "f.ini:1: unknown section [sitee]"},
       {"[site]\ntime_zone = Mars/Olympus\n", "f.ini:2: unknown time zone"},
       {"[site]\ntime_zone = ../../etc/passwd\n", "f.ini:2: unknown time zone"},
+      {"[site]\ntitle = t\nurl = doska.example\n", "f.ini:3: [site] url is not an absolute http:// or https:// URL"},
+      {"[site]\nurl = ftp://doska.example\n", "f.ini:2: [site] url is not an absolute"},
       {"[database]\nname=x\n[feed a b]\n", "f.ini:3: a feed name is"},
       {"[database]\nname=x\n[feed y]\nquery = q\nkeyset = id\n", "f.ini:3: [feed y] needs template"},
       {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nencoding = koi8-r\n",

@@ -305,12 +305,36 @@ UnixTime GlibcToUnix(const LocalTime& t) {
   return earliest.value_or(latest);
 }
 
+// Wall time `w` in RFC 3339 as glibc reads it: at the instant GlibcToUnix
+// gives, glibc's wall time and offset (nullopt where the offset has seconds,
+// which RFC 3339 cannot write: LMT before 1900-ish).
+std::optional<std::string> GlibcRfc3339(const LocalTime& w) {
+  const GlibcReading g = Glibc(GlibcToUnix(w));
+  if (g.offset % 60 != 0) return std::nullopt;
+  const int m = (g.offset < 0 ? -g.offset : g.offset) / 60;
+  char b[64];
+  std::snprintf(b, sizeof b, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", g.local.year, g.local.month, g.local.day,
+                g.local.hour, g.local.minute, g.local.second, g.offset < 0 ? '-' : '+', m / 60, m % 60);
+  return std::string(b);
+}
+
+testing::AssertionResult Rfc3339AgreesWithGlibc(const TimeZone& z, const LocalTime& w) {
+  const std::optional<std::string> want = GlibcRfc3339(w);
+  if (!want) return testing::AssertionSuccess();
+  std::string got = "before:";
+  AppendRfc3339(got, w, z);
+  if (got == "before:" + *want) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << FormatSqlDateTime(w) << " wrote " << got << " where glibc reads " << *want;
+}
+
 // For each zone, about 3,000 instants spread over 1900-2100 (a stride of
 // about 24 days, shifted by a fixed pseudo-random amount each time), and the
 // two seconds around every change of offset glibc shows between them, found
-// by bisection with glibc alone. Around each change, ToUnix of wall times
-// before, in and after the gap or overlap matches GlibcToUnix (not in the
-// "right/" zones, where SiteZone's rule ignored the leap correction).
+// by bisection with glibc alone. At each instant's wall time, and around each
+// change (wall times before, in and after the gap or overlap, every 15
+// minutes and to the second at both edges), ToUnix matches GlibcToUnix and
+// AppendRfc3339 glibc's reading (not in the "right/" zones, where SiteZone's
+// rule ignored the leap correction).
 TEST(TimeZone, AgreesWithGlibcLocaltime) {
   const std::vector<std::string> zones = {
       "Europe/Kiev",       "America/New_York",  "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns",
@@ -346,6 +370,11 @@ TEST(TimeZone, AgreesWithGlibcLocaltime) {
       jitter ^= jitter << 13, jitter ^= jitter >> 7, jitter ^= jitter << 17;
       const UnixTime t = base - static_cast<UnixTime>(jitter % kStride);
       ASSERT_TRUE(agrees(t));
+      if (name.rfind("right/", 0) != 0) {
+        const LocalTime w = Glibc(t).local;
+        ASSERT_EQ(z.ToUnix(w), GlibcToUnix(w)) << FormatSqlDateTime(w);
+        ASSERT_TRUE(Rfc3339AgreesWithGlibc(z, w));
+      }
       if (Glibc(t).offset != prev_offset) {
         UnixTime lo = prev, hi = t;  // glibc's offset differs between lo and hi
         while (hi - lo > 1) {
@@ -358,6 +387,14 @@ TEST(TimeZone, AgreesWithGlibcLocaltime) {
         for (int64_t d = -5400; d <= 5400 && name.rfind("right/", 0) != 0; d += 900) {
           const LocalTime w = FromNaiveSeconds(wall + d);
           ASSERT_EQ(z.ToUnix(w), GlibcToUnix(w)) << FormatSqlDateTime(w);
+          ASSERT_TRUE(Rfc3339AgreesWithGlibc(z, w));
+        }
+        for (int64_t d = -2; d <= 2 && name.rfind("right/", 0) != 0; ++d) {  // to the second at both edges
+          for (const LocalTime& edge : {Glibc(lo).local, Glibc(hi).local}) {
+            const LocalTime w = FromNaiveSeconds(NaiveSeconds(edge) + d);
+            ASSERT_EQ(z.ToUnix(w), GlibcToUnix(w)) << FormatSqlDateTime(w);
+            ASSERT_TRUE(Rfc3339AgreesWithGlibc(z, w));
+          }
         }
         ++changes;
       }
