@@ -147,8 +147,9 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
     } else if (key == "state_query") {
       f.state_query_file = Resolve(base, s);
     } else if (key == "encoding") {
-      auto cs = CharsetFromName(s);
-      if (!cs) throw ConfigError(Where(file, v.line) + "encoding must be UTF-8 or windows-1251");
+      std::string why;
+      auto cs = Charset::Named(s, &why);
+      if (!cs) throw ConfigError(Where(file, v.line) + "encoding: " + why);
       f.encoding = *cs;
     } else if (key == "content_type") {
       if (s.empty() || s.find_first_of(";\r\n") != std::string::npos) {

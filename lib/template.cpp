@@ -116,10 +116,9 @@ class Compiler {
     if (!markup_) return;  // plain text writes no names
     if (!IsXmlName(name)) throw Error(line, std::string(kind) + " name '" + CleanUtf8(name) + "' is not an XML name");
     const Charset cs = p_->enc->charset();
-    if (cs == Charset::kUtf8) return;
     for (size_t i = 0; i < name.size();) {
       size_t len;
-      if (!ToCp1251(*DecodeUtf8(std::string_view(name).substr(i), &len))) {
+      if (!cs.Has(*DecodeUtf8(std::string_view(name).substr(i), &len))) {
         throw Error(line, std::string(kind) + " name '" + name + "' has a character " + CharsetName(cs) + " lacks");
       }
       i += len;

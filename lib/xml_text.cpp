@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cerrno>
 #include <cstring>
+#include <vector>
+
+#include <iconv.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -588,12 +592,32 @@ void AppendAsCp1251(std::string& out, std::string_view utf8) {
   out.resize(static_cast<size_t>(p - out.data()));
 }
 
+// Escaped UTF-8 (what AppendAsUtf8 writes: valid, XML characters only) into
+// a single-byte set: ASCII as it is, other characters by the table, a
+// character the set lacks as a reference (closing and reopening a CDATA
+// section around it).
 template <Mode kMode>
-void AppendXmlMode(std::string& out, std::string_view utf8, Charset cs) {
-  if (cs == Charset::kUtf8) {
-    AppendAsUtf8<kMode>(out, utf8);
-  } else {
-    AppendAsCp1251<kMode>(out, utf8);
+void TranscodeToTable(std::string& out, std::string_view escaped, const Charset::Table& t);
+
+template <Mode kMode>
+void AppendXmlMode(std::string& out, std::string_view utf8, const Charset& cs) {
+  switch (cs.kind()) {
+    case Charset::Kind::kUtf8:
+      AppendAsUtf8<kMode>(out, utf8);
+      return;
+    case Charset::Kind::kWindows1251:
+      AppendAsCp1251<kMode>(out, utf8);
+      return;
+    case Charset::Kind::kTable: {
+      // A CDATA section's "]]" may end what came before: the escaping
+      // sees it as it would in `out` (ASCII is the same in both).
+      thread_local std::string escaped;  // a buffer kept between calls
+      const size_t seen = kMode == Mode::kCData ? std::min<size_t>(out.size(), 2) : 0;
+      escaped.assign(out, out.size() - seen, seen);
+      AppendAsUtf8<kMode>(escaped, utf8);
+      TranscodeToTable<kMode>(out, std::string_view(escaped).substr(seen), *cs.table());
+      return;
+    }
   }
 }
 
@@ -611,27 +635,149 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::optional<Charset> CharsetFromName(std::string_view name) {
-  for (std::string_view utf8 : {"utf-8", "utf8"}) {
-    if (EqualsIgnoreCase(name, utf8)) return Charset::kUtf8;
+struct Charset::Table {
+  std::string name;
+  std::array<char32_t, 256> decode{};       // each byte's code point (0: none)
+  std::vector<std::pair<char32_t, unsigned char>> encode;  // bytes 0x80 up, by code point
+};
+
+namespace {
+
+// The code point iconv reads from byte `b` in `cd`'s set: nullopt when the
+// byte is no character, and *incomplete when it starts a longer one.
+std::optional<char32_t> DecodeByte(iconv_t cd, unsigned char b, bool* incomplete) {
+  iconv(cd, nullptr, nullptr, nullptr, nullptr);  // initial state
+  char in[1] = {static_cast<char>(b)};
+  unsigned char out[8];
+  char* ip = in;
+  char* op = reinterpret_cast<char*>(out);
+  size_t il = 1, ol = sizeof out;
+  if (iconv(cd, &ip, &il, &op, &ol) == static_cast<size_t>(-1)) {
+    if (errno == EINVAL) *incomplete = true;
+    return std::nullopt;
   }
-  for (std::string_view cp1251 : {"windows-1251", "cp1251"}) {
-    if (EqualsIgnoreCase(name, cp1251)) return Charset::kWindows1251;
-  }
-  return std::nullopt;
+  if (iconv(cd, nullptr, nullptr, &op, &ol) == static_cast<size_t>(-1) || sizeof out - ol != 4) return std::nullopt;
+  return static_cast<char32_t>(out[0] | out[1] << 8 | out[2] << 16 | static_cast<char32_t>(out[3]) << 24);
 }
 
-const char* CharsetName(Charset cs) {
-  switch (cs) {
-    case Charset::kUtf8:
+}  // namespace
+
+constinit const Charset Charset::kUtf8{Charset::Kind::kUtf8};
+constinit const Charset Charset::kWindows1251{Charset::Kind::kWindows1251};
+
+std::optional<Charset> Charset::Named(std::string_view name, std::string* why) {
+  auto refuse = [&](std::string reason) -> std::optional<Charset> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  for (std::string_view utf8 : {"utf-8", "utf8"}) {
+    if (EqualsIgnoreCase(name, utf8)) return kUtf8;
+  }
+  for (std::string_view cp1251 : {"windows-1251", "cp1251"}) {
+    if (EqualsIgnoreCase(name, cp1251)) return kWindows1251;
+  }
+  const std::string n(name);
+  if (n.empty() || n.size() > 64 || n.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:") !=
+                                       std::string::npos) {
+    return refuse("'" + n + "' is not the name of a character set");
+  }
+  iconv_t cd = iconv_open("UTF-32LE", n.c_str());
+  if (cd == reinterpret_cast<iconv_t>(-1)) return refuse("iconv does not know the character set '" + n + "'");
+  auto table = std::make_shared<Table>();
+  table->name = n;
+  bool multibyte = false, ascii = true;
+  for (int b = 0; b < 256; ++b) {
+    const std::optional<char32_t> cp = DecodeByte(cd, static_cast<unsigned char>(b), &multibyte);
+    if (b < 0x80 && b != 0 && cp != static_cast<char32_t>(b)) ascii = false;
+    if (cp && b >= 0x80) {
+      table->decode[static_cast<size_t>(b)] = *cp;
+      if (*cp >= 0x80) table->encode.emplace_back(*cp, static_cast<unsigned char>(b));
+    } else if (cp) {
+      table->decode[static_cast<size_t>(b)] = *cp;
+    }
+  }
+  iconv_close(cd);
+  if (multibyte) return refuse("'" + n + "' writes a character in more than one byte; the output can be UTF-8 or a single-byte set");
+  if (!ascii) return refuse("'" + n + "' does not write ASCII as ASCII, which XML markup needs");
+  std::sort(table->encode.begin(), table->encode.end());
+  // Two bytes for one character (rare aliases): the first is written.
+  table->encode.erase(std::unique(table->encode.begin(), table->encode.end(),
+                                  [](const auto& a, const auto& b) { return a.first == b.first; }),
+                      table->encode.end());
+  return Charset(std::shared_ptr<const Table>(std::move(table)));
+}
+
+const char* Charset::name() const {
+  switch (kind_) {
+    case Kind::kUtf8:
       return "UTF-8";
-    case Charset::kWindows1251:
+    case Kind::kWindows1251:
       return "windows-1251";
+    case Kind::kTable:
+      return table_->name.c_str();
   }
   return "UTF-8";
 }
 
-void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, Charset cs) {
+namespace {
+
+// The table set's byte for non-ASCII `cp`, or 0 when it has none.
+unsigned char TableByte(const Charset::Table& t, char32_t cp) {
+  auto it = std::lower_bound(t.encode.begin(), t.encode.end(), std::make_pair(cp, static_cast<unsigned char>(0)));
+  return it != t.encode.end() && it->first == cp ? it->second : 0;
+}
+
+}  // namespace
+
+bool Charset::Has(char32_t cp) const {
+  switch (kind_) {
+    case Kind::kUtf8:
+      return true;
+    case Kind::kWindows1251:
+      return ToCp1251(cp).has_value();
+    case Kind::kTable:
+      return cp < 0x80 || TableByte(*table_, cp) != 0;
+  }
+  return false;
+}
+
+namespace {
+
+template <Mode kMode>
+void TranscodeToTable(std::string& out, std::string_view escaped, const Charset::Table& t) {
+  const auto* s = reinterpret_cast<const unsigned char*>(escaped.data());
+  const size_t n = escaped.size();
+  size_t run = 0;
+  for (size_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    out.append(escaped.data() + run, i - run);
+    size_t len;
+    const char32_t cp = Decode(s + i, n - i, &len);  // valid: AppendAsUtf8 wrote it
+    if (unsigned char b = TableByte(t, cp)) {
+      out.push_back(static_cast<char>(b));
+    } else {
+      char ref[16];
+      const size_t k = static_cast<size_t>(WriteReference(ref, cp) - ref);
+      if (kMode == Mode::kCData) out.append("]]>");
+      out.append(ref, k);
+      if (kMode == Mode::kCData) out.append("<![CDATA[");
+    }
+    i += len;
+    run = i;
+  }
+  out.append(escaped.data() + run, n - run);
+}
+
+}  // namespace
+
+std::optional<Charset> CharsetFromName(std::string_view name) { return Charset::Named(name); }
+
+const char* CharsetName(const Charset& cs) { return cs.name(); }
+
+void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, const Charset& cs) {
   switch (ctx) {
     case XmlContext::kText:
       AppendXmlMode<Mode::kText>(out, utf8, cs);
@@ -646,7 +792,7 @@ void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, Charset 
   AppendXmlMode<Mode::kText>(out, utf8, cs);
 }
 
-void AppendEncoded(std::string& out, std::string_view utf8, Charset cs) { AppendXmlMode<Mode::kRaw>(out, utf8, cs); }
+void AppendEncoded(std::string& out, std::string_view utf8, const Charset& cs) { AppendXmlMode<Mode::kRaw>(out, utf8, cs); }
 
 std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len) {
   const char32_t cp = Decode(reinterpret_cast<const unsigned char*>(s.data()), s.size(), len);

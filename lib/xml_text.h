@@ -22,29 +22,64 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace feed {
 
-enum class Charset { kUtf8, kWindows1251 };
+// An output character set: UTF-8 and windows-1251, each with fast paths of
+// its own, or any other single-byte character set that iconv knows and
+// that keeps ASCII as it is (KOI8-R, ISO-8859-5, windows-1252, ...), read
+// from iconv once into a table when it is named. A value: copies share the
+// table, which never changes.
+class Charset {
+ public:
+  static const Charset kUtf8;
+  static const Charset kWindows1251;
 
-// "UTF-8"/"utf-8"/"utf8" and "windows-1251"/"cp1251" (case-insensitive).
+  // "UTF-8"/"utf8" and "windows-1251"/"cp1251" (case-insensitive) are the
+  // built-in ones; any other name is asked of iconv. nullopt, with the
+  // reason in *why, for a name iconv does not know, a character set of
+  // more than one byte a character, or one that writes ASCII otherwise.
+  static std::optional<Charset> Named(std::string_view name, std::string* why = nullptr);
+
+  // The name written in the XML declaration and Content-Type: "UTF-8",
+  // "windows-1251", or the other set's name as it was given.
+  const char* name() const;
+  // Whether the set has a character for `cp` (UTF-8 has them all).
+  bool Has(char32_t cp) const;
+
+  friend bool operator==(const Charset& a, const Charset& b) { return a.kind_ == b.kind_ && a.table_ == b.table_; }
+
+  struct Table;  // a single-byte set: each byte's code point and back
+  enum class Kind { kUtf8, kWindows1251, kTable };
+  Kind kind() const { return kind_; }
+  const Table* table() const { return table_.get(); }
+
+ private:
+  constexpr explicit Charset(Kind kind) : kind_(kind) {}
+  explicit Charset(std::shared_ptr<const Table> table) : kind_(Kind::kTable), table_(std::move(table)) {}
+
+  Kind kind_;
+  std::shared_ptr<const Table> table_;
+};
+
+// Charset::Named without the reason.
 std::optional<Charset> CharsetFromName(std::string_view name);
-// The IANA name written in the XML declaration and Content-Type:
-// "UTF-8" or "windows-1251".
-const char* CharsetName(Charset cs);
+// cs.name().
+const char* CharsetName(const Charset& cs);
 
 enum class XmlContext { kText, kAttribute, kCData };
 
 // Appends `utf8` to `out`, cleaned, escaped for `ctx` and encoded in `cs`.
-void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, Charset cs);
+void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, const Charset& cs);
 
 // Appends `utf8` to `out` encoded in `cs` with no escaping: for template
 // literals (tag names, literal text already escaped by the template parser).
 // Characters `cs` cannot hold become references, as above.
-void AppendEncoded(std::string& out, std::string_view utf8, Charset cs);
+void AppendEncoded(std::string& out, std::string_view utf8, const Charset& cs);
 
 // Decodes one UTF-8 sequence at the start of `s`. On success returns the code
 // point and sets *len to the sequence length (1-4). On an invalid sequence

@@ -1,6 +1,7 @@
 // Fuzz target for xml_text: whatever bytes the database hands over, what
 // AppendXml writes is well-formed XML in the declared charset and reads back
 // as the cleaned input.
+#include <iconv.h>
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -113,6 +114,20 @@ void CheckParses(std::string_view in, const std::string& attr, const std::string
   Check(WithoutLineEnds(text) == WithoutLineEnds("[" + want + "]"), "text does not read back", in, xml);
 }
 
+// KOI8-R bytes as UTF-8, by the C library's iconv (every byte is a
+// character of the set).
+std::string Koi8rToUtf8(const std::string& bytes) {
+  static iconv_t cd = iconv_open("UTF-8", "KOI8-R");
+  iconv(cd, nullptr, nullptr, nullptr, nullptr);
+  std::string out(bytes.size() * 3 + 4, '\0');
+  char* ip = const_cast<char*>(bytes.data());
+  char* op = out.data();
+  size_t il = bytes.size(), ol = out.size();
+  Check(iconv(cd, &ip, &il, &op, &ol) != static_cast<size_t>(-1), "iconv cannot read the KOI8-R output", bytes, bytes);
+  out.resize(out.size() - ol);
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -122,8 +137,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(feed::CleanUtf8(clean) == clean, "CleanUtf8 is not idempotent", in, clean);
   CheckCp1251AsUtf8(in);
 
-  for (Charset cs : {Charset::kUtf8, Charset::kWindows1251}) {
+  static const Charset koi8 = *Charset::Named("KOI8-R");  // a set of the iconv table kind
+  for (const Charset& cs : {Charset::kUtf8, Charset::kWindows1251, koi8}) {
     const bool utf8 = cs == Charset::kUtf8;
+    const bool cp1251 = cs == Charset::kWindows1251;
     std::string text, attr, cdata, encoded;
     feed::AppendXml(text, in, XmlContext::kText, cs);
     feed::AppendXml(attr, in, XmlContext::kAttribute, cs);
@@ -131,8 +148,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     feed::AppendEncoded(encoded, in, cs);
 
     for (const std::string* out : {&text, &attr, &cdata, &encoded}) {
-      Check(utf8 ? IsCleanUtf8(*out) : IsLegalCp1251(*out),
-            utf8 ? "not clean UTF-8" : "byte outside windows-1251's legal characters", in, *out);
+      Check(utf8 ? IsCleanUtf8(*out) : cp1251 ? IsLegalCp1251(*out) : IsCleanUtf8(Koi8rToUtf8(*out)),
+            utf8 ? "not clean UTF-8" : cp1251 ? "byte outside windows-1251's legal characters" : "not KOI8-R text", in,
+            *out);
     }
     if (utf8) Check(encoded == clean, "AppendEncoded UTF-8 differs from CleanUtf8", in, encoded);
 
@@ -145,14 +163,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     {
       // Only here may the wrapper go around the output untouched: it is
       // the document the brief promises to parse.
-      std::string doc_text = "<a>" + (utf8 ? text : Cp1251ToUtf8(text)) + "</a>";
+      std::string doc_text = "<a>" + (utf8 ? text : cp1251 ? Cp1251ToUtf8(text) : Koi8rToUtf8(text)) + "</a>";
       tinyxml2::XMLDocument doc;
       Check(doc.Parse(doc_text.data(), doc_text.size()) == tinyxml2::XML_SUCCESS, "tinyxml2 rejects <a>text</a>", in,
             doc_text);
     }
     // tinyxml2 reads UTF-8 only; windows-1251 bytes are converted first,
     // which leaves the references for it to resolve.
-    auto as_utf8 = [&](const std::string& s) { return utf8 ? s : Cp1251ToUtf8(s); };
+    auto as_utf8 = [&](const std::string& s) { return utf8 ? s : cp1251 ? Cp1251ToUtf8(s) : Koi8rToUtf8(s); };
     CheckParses(in, as_utf8(attr), as_utf8(text), clean);
     CheckParses(in, as_utf8(attr), "<![CDATA[" + as_utf8(cdata) + "]]>", clean);
   }

@@ -1,5 +1,7 @@
 #include "test_env.h"
 
+#include <iconv.h>
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -258,6 +260,24 @@ std::string Cp1251ToUtf8(const std::string& s) {
   std::string out;
   out.reserve(s.size() * 2);
   for (unsigned char c : s) AppendUtf8(out, FromCp1251(c));
+  return out;
+}
+
+std::string IconvToUtf8(const std::string& bytes, const std::string& charset) {
+  iconv_t cd = iconv_open("UTF-8", charset.c_str());
+  if (cd == reinterpret_cast<iconv_t>(-1)) {
+    ADD_FAILURE() << "iconv does not know " << charset;
+    return "";
+  }
+  std::string out(bytes.size() * 4 + 16, '\0');
+  char* in = const_cast<char*>(bytes.data());
+  char* o = out.data();
+  size_t il = bytes.size(), ol = out.size();
+  if (iconv(cd, &in, &il, &o, &ol) == static_cast<size_t>(-1)) {
+    ADD_FAILURE() << "not " << charset << " at byte " << bytes.size() - il;
+  }
+  iconv_close(cd);
+  out.resize(out.size() - ol);
   return out;
 }
 

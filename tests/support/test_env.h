@@ -54,6 +54,9 @@ void StartDatabase();
 
 // windows-1251 bytes to UTF-8 (for parsing a feed with tinyxml2).
 std::string Cp1251ToUtf8(const std::string& s);
+// Bytes in `charset` (any iconv knows) as UTF-8, by the C library's iconv:
+// the tests' own reading of a feed in another encoding.
+std::string IconvToUtf8(const std::string& bytes, const std::string& charset);
 
 // A response taken apart: status, headers (as sent), body.
 struct Reply {

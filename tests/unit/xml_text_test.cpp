@@ -1,6 +1,7 @@
 #include "xml_text.h"
 
 #include <gtest/gtest.h>
+#include <iconv.h>
 
 #include <tinyxml2.h>
 #include "text_samples.h"
@@ -38,8 +39,8 @@ struct EscapeCase {
 constexpr auto kText = XmlContext::kText;
 constexpr auto kAttr = XmlContext::kAttribute;
 constexpr auto kCData = XmlContext::kCData;
-constexpr auto kUtf8 = Charset::kUtf8;
-constexpr auto k1251 = Charset::kWindows1251;
+const Charset& kUtf8 = Charset::kUtf8;
+const Charset& k1251 = Charset::kWindows1251;
 
 TEST(AppendXmlTest, EscapesForEachContextAndCharset) {
   const std::vector<EscapeCase> cases = {
@@ -239,14 +240,66 @@ TEST(CharsetTest, FromName) {
       {" utf-8", std::nullopt},
       {"utf-8 ", std::nullopt},
       {"windows1251", std::nullopt},
-      {"windows-1252", std::nullopt},
-      {"koi8-r", std::nullopt},
-      {"latin1", std::nullopt},
       {"utf-8\0"s, std::nullopt},
+      {"Shift_JIS", std::nullopt},  // more than one byte a character
+      {"UTF-16", std::nullopt},
+      {"EBCDIC-US", std::nullopt},  // ASCII written otherwise
+      {"no-such-set", std::nullopt},
   };
   for (const auto& [name, want] : cases) {
     EXPECT_EQ(CharsetFromName(name), want) << "\"" << Visible(name) << "\"";
   }
+  // Other single-byte sets iconv knows: tables of their own, named as given.
+  for (const char* name : {"windows-1252", "koi8-r", "KOI8-R", "ISO-8859-5", "latin1"}) {
+    std::optional<Charset> cs = CharsetFromName(name);
+    ASSERT_TRUE(cs.has_value()) << name;
+    EXPECT_EQ(cs->kind(), Charset::Kind::kTable) << name;
+    EXPECT_STREQ(cs->name(), name);
+    EXPECT_EQ(*cs, *cs);
+    EXPECT_FALSE(*cs == kUtf8 || *cs == k1251) << name;
+  }
+  std::string why;
+  EXPECT_FALSE(Charset::Named("Shift_JIS", &why));
+  EXPECT_NE(why.find("more than one byte"), std::string::npos) << why;
+  EXPECT_FALSE(Charset::Named("koi9", &why));
+  EXPECT_NE(why.find("iconv does not know"), std::string::npos) << why;
+}
+
+// Bytes of the sets as their standards give them (RFC 1489 for KOI8-R,
+// ISO/IEC 8859-5, Microsoft's table for windows-1252).
+TEST(CharsetTest, TableSetsWriteTheirOwnBytes) {
+  struct Case {
+    const char* charset;
+    const char* utf8;
+    const char* bytes;
+  } cases[] = {
+      {"KOI8-R", "А", "\xE1"},  {"KOI8-R", "а", "\xC1"},  {"KOI8-R", "Ё", "\xB3"}, {"KOI8-R", "ё", "\xA3"},
+      {"KOI8-R", "я", "\xD1"},  {"KOI8-R", "Я", "\xF1"},  {"KOI8-R", "─", "\x80"}, {"ISO-8859-5", "А", "\xB0"},
+      {"ISO-8859-5", "а", "\xD0"}, {"ISO-8859-5", "Ё", "\xA1"}, {"ISO-8859-5", "№", "\xF0"},
+      {"ISO-8859-5", "я", "\xEF"}, {"windows-1252", "€", "\x80"}, {"windows-1252", "é", "\xE9"},
+      {"windows-1252", "ÿ", "\xFF"},
+  };
+  for (const Case& c : cases) {
+    std::optional<Charset> cs = CharsetFromName(c.charset);
+    ASSERT_TRUE(cs) << c.charset;
+    std::string out;
+    AppendXml(out, c.utf8, kText, *cs);
+    EXPECT_EQ(Visible(out), Visible(c.bytes)) << c.charset << " " << c.utf8;
+  }
+  // What the set lacks: a reference, in every context.
+  const Charset koi8 = *CharsetFromName("KOI8-R");
+  std::string out;
+  AppendXml(out, "Ж€<&>\"", kText, koi8);
+  EXPECT_EQ(Visible(out), Visible("\xF6&#8364;&lt;&amp;&gt;\""));
+  out.clear();
+  AppendXml(out, "Ж€\"\n", kAttr, koi8);
+  EXPECT_EQ(Visible(out), Visible("\xF6&#8364;&quot;&#10;"));
+  out = "]]";  // a CDATA split across calls
+  AppendXml(out, ">€x]]>", kCData, koi8);
+  EXPECT_EQ(Visible(out), Visible("]]]]><![CDATA[>]]>&#8364;<![CDATA[x]]]]><![CDATA[>"));
+  EXPECT_TRUE(koi8.Has(U'Ж'));
+  EXPECT_FALSE(koi8.Has(U'€'));
+  EXPECT_TRUE(koi8.Has(U'<'));
 }
 
 TEST(CharsetTest, NameIsIana) {
@@ -532,6 +585,22 @@ TEST(AppendXmlTest, ParserReadsBackTheCleanedText) {
   }
 }
 
+// The one byte iconv writes for `cp` in single-byte `charset`, or nullopt.
+std::optional<unsigned char> IconvByte(const char* charset, char32_t cp) {
+  iconv_t cd = iconv_open(charset, "UTF-32LE");
+  if (cd == reinterpret_cast<iconv_t>(-1)) return std::nullopt;
+  char in[4] = {static_cast<char>(cp & 0xFF), static_cast<char>(cp >> 8 & 0xFF), static_cast<char>(cp >> 16 & 0xFF),
+                static_cast<char>(cp >> 24)};
+  char out[8];
+  char* ip = in;
+  char* op = out;
+  size_t il = 4, ol = sizeof out;
+  const bool ok = iconv(cd, &ip, &il, &op, &ol) != static_cast<size_t>(-1) && sizeof out - ol == 1;
+  iconv_close(cd);
+  if (!ok) return std::nullopt;
+  return static_cast<unsigned char>(out[0]);
+}
+
 // AppendXml and AppendEncoded spelled out one code point at a time from the
 // primitives, as the header describes them: the oracle for the fast paths.
 std::string Reference(std::string out, std::string_view in, std::optional<XmlContext> ctx, Charset cs) {
@@ -576,7 +645,7 @@ std::string Reference(std::string out, std::string_view in, std::optional<XmlCon
     if (ctx == kCData && c == '>' && out.ends_with("]]")) out += "]]><![CDATA[";
     if (cs == kUtf8) {
       AppendUtf8(out, c);
-    } else if (std::optional<unsigned char> b = ToCp1251(c)) {
+    } else if (std::optional<unsigned char> b = cs == k1251 ? ToCp1251(c) : IconvByte(cs.name(), c)) {
       out.push_back(static_cast<char>(*b));
     } else {
       std::string ref = "&#" + std::to_string(static_cast<uint32_t>(c)) + ";";
@@ -587,7 +656,8 @@ std::string Reference(std::string out, std::string_view in, std::optional<XmlCon
 }
 
 void ExpectMatchesReference(const std::string& in, const std::string& prefix) {
-  for (Charset cs : {kUtf8, k1251}) {
+  static const Charset koi8 = *CharsetFromName("KOI8-R"), iso5 = *CharsetFromName("ISO-8859-5");
+  for (const Charset& cs : {kUtf8, k1251, koi8, iso5}) {
     for (XmlContext ctx : {kText, kAttr, kCData}) {
       std::string out = prefix;
       AppendXml(out, in, ctx, cs);
