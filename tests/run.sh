@@ -56,10 +56,12 @@ WORK=$(mktemp -d /tmp/feed-test.XXXXXX)
 chmod 755 "$WORK"
 cleanup() {
     if [ "${KEEP:-0}" = 1 ]; then
-        echo "kept: $WORK (stop: tests/harness/apache.sh stop $WORK/apache; tests/harness/mariadb.sh stop $WORK/db)"
+        echo "kept: $WORK (stop: tests/harness/apache.sh stop $WORK/apache; tests/harness/nginx.sh stop $WORK/nginx;" \
+             "tests/harness/mariadb.sh stop $WORK/db)"
         return
     fi
     tests/harness/apache.sh stop "$WORK/apache" >/dev/null 2>&1
+    tests/harness/nginx.sh stop "$WORK/nginx" >/dev/null 2>&1
     tests/harness/mariadb.sh stop "$WORK/db" >/dev/null 2>&1
     rm -rf "$WORK"
 }
@@ -121,6 +123,18 @@ FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/ur
     tests/harness/apache.sh start "$WORK/apache" "$PORT" "$SITE" "$SITE/conf/sample-board.ini" >"$WORK/apache-start.log" 2>&1 ||
     { cat "$WORK/apache-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 
+# The same site behind nginx, its processes kept by spawn-fcgi
+# (conf/nginx-feed.conf): nginx buffers responses itself, so no hand-off.
+# spawn-fcgi starts the processes at once, and each checks its queries
+# against the tables as it starts: the board's schema comes first.
+cat sql/sample-board.sql sql/state.sql | mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed sample_test
+NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sed 's/^hand_off *=.*/hand_off = none/' "$SITE/conf/sample-board.ini" >"$SITE/conf/sample-board-nginx.ini"
+FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/urandom | base64) \
+    tests/harness/nginx.sh start "$WORK/nginx" "$NGINX_PORT" "$SITE" "$SITE/conf/sample-board-nginx.ini" \
+    >"$WORK/nginx-start.log" 2>&1 ||
+    { cat "$WORK/nginx-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+
 # The legacy board of ../shared (when present): its own schema and data
 # generator, served by conf/legacy-board.ini.
 LEGACY=$ROOT/../shared/board
@@ -142,6 +156,12 @@ FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest integration build/integration_tests
 [ "${QUICK:-0}" = 1 ] ||
     FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi gtest integration-sanitized build/sanitize/integration_tests
 gtest e2e build/e2e_tests
+# The end-to-end core through nginx: headers, gzip, 304, HEAD, 405, 413,
+# sitemaps, a robot's cut visit.
+NGINX_CORE='HttpE2e.GetAnswers*:HttpE2e.Gzip*:HttpE2e.Conditional*:HttpE2e.Head*:HttpE2e.OtherMethods*'
+NGINX_CORE+=':HttpE2e.SitemapIndex*:HttpE2e.ARobotPages*:HttpE2e.JoobleBot*'
+NGINX_CORE+=':HostileE2e.AVisitCut*:HostileE2e.RequestBodies*:HostileE2e.ErrorsAre*:HostileE2e.LookAlike*'
+GTEST_FILTER=$NGINX_CORE FEED_TEST_URL=http://127.0.0.1:$NGINX_PORT/cgi-bin/feed.fcgi gtest e2e-nginx build/e2e_tests
 if grep -q 'feed.fcgi' "$WORK/apache/log/apache-error.log" 2>/dev/null; then
     log "feed.fcgi in Apache's error log:"
     grep 'feed.fcgi' "$WORK/apache/log/apache-error.log" | tail -5 | cut -c1-300

@@ -23,6 +23,7 @@ PACKAGES=(
     libgtest-dev                # googletest (-lgtest -lgtest_main)
     mariadb-server mariadb-client   # private test database
     apache2 libapache2-mod-fcgid libapache2-mod-xsendfile  # private test web server
+    nginx-light spawn-fcgi      # the same, behind nginx: spawn-fcgi keeps the pool
     curl python3 tzdata         # test harness, fixture generator, time zones
     libxml2-utils               # xmllint: sitemaps checked against the sitemaps.org XSDs
 )

@@ -57,7 +57,12 @@ class Conn {
       ADD_FAILURE() << "cannot connect";
       return;
     }
-    std::string req = method + " " + Path(target) + " HTTP/1.0\r\nHost: 127.0.0.1\r\n";
+    // HTTP/1.0, but a chunked body exists in HTTP/1.1 only (nginx refuses
+    // it in 1.0 with a 400 before anything else).
+    const bool chunked = std::any_of(headers.begin(), headers.end(),
+                                     [](const std::string& h) { return h.rfind("Transfer-Encoding:", 0) == 0; });
+    std::string req = method + " " + Path(target) + (chunked ? " HTTP/1.1\r\nConnection: close" : " HTTP/1.0") +
+                      "\r\nHost: 127.0.0.1\r\n";
     for (const std::string& h : headers) req += h + "\r\n";
     req += "\r\n" + body;
     for (size_t sent = 0; sent < req.size();) {
