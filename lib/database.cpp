@@ -145,7 +145,7 @@ sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
       Disconnect();
       throw Lost(e);
     }
-    throw InternalError(query.file + ": the database refuses the query: " + e.what());
+    throw InternalError(query.Where(e.what()) + "the database refuses the query: " + e.what());
   }
 }
 

@@ -72,8 +72,12 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
     for (const std::string& p : q.params) {
       bool known = p == "since" || p == "now" || site_params_.count(p) || is_key(p, "after_") ||
                    is_key(p, "until_") || p == "limit";
+      if (!known && p.rfind("site_", 0) == 0) {
+        throw ConfigError(q.file + ":" + std::to_string(q.LineOf(p)) + ": the config's [site] has no key '" +
+                          p.substr(5) + "' (the query uses :" + p + "; add " + p.substr(5) + " = ... to [site])");
+      }
       if (!known) {
-        throw ConfigError(q.file + ": unknown parameter :" + p +
+        throw ConfigError(q.file + ":" + std::to_string(q.LineOf(p)) + ": unknown parameter :" + p +
                           " (known: :since, :now, :limit, :site_KEY, :after_KEYSETFIELD, :until_KEYSETFIELD)");
       }
     }

@@ -13,6 +13,28 @@ bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9'); }
 
 }  // namespace
 
+std::string SqlQuery::Where(std::string_view server_message) const {
+  const size_t at = server_message.rfind("at line ");
+  if (at != std::string_view::npos) {
+    int n = 0;
+    size_t i = at + 8;
+    while (i < server_message.size() && i < at + 15 && server_message[i] >= '0' && server_message[i] <= '9') {
+      n = n * 10 + (server_message[i++] - '0');
+    }
+    if (i > at + 8 && n > 0) return file + ":" + std::to_string(first_line + n - 1) + ": ";
+  }
+  return file + ": ";
+}
+
+int SqlQuery::LineOf(std::string_view name) const {
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i] == name) {
+      return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offsets[i]), '\n'));
+    }
+  }
+  return first_line;
+}
+
 bool SqlQuery::Uses(std::string_view name) const {
   return std::find(params.begin(), params.end(), name) != params.end();
 }
@@ -87,8 +109,10 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
         line = start_line;
         throw fail("unterminated /* comment");
       }
-      line += static_cast<int>(std::count(sql.begin() + i, sql.begin() + end, '\n'));
-      q.text += ' ';
+      const auto breaks = std::count(sql.begin() + i, sql.begin() + end, '\n');
+      line += static_cast<int>(breaks);
+      // Its line breaks stay, so that a line the server names is the file's.
+      q.text += breaks ? std::string(static_cast<size_t>(breaks), '\n') : std::string(" ");
       i = end + 2;
       continue;
     }
@@ -115,7 +139,9 @@ SqlQuery ParseSqlQuery(std::string_view sql, const std::string& file) {
     q.text += c;
     ++i;
   }
-  if (q.text.find_first_not_of(" \t\r\n") == std::string::npos) throw fail("no SQL statement");
+  const size_t first = q.text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw fail("no SQL statement");
+  q.first_line = 1 + static_cast<int>(std::count(q.text.begin(), q.text.begin() + static_cast<std::ptrdiff_t>(first), '\n'));
   return q;
 }
 

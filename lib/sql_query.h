@@ -18,8 +18,18 @@ struct SqlQuery {
   std::vector<std::string> params;  // the name of each '?', in order
   std::vector<size_t> offsets;      // where each '?' stands in `text`
   std::string charset;              // connection charset to run it under; "" = the database's
+  // The file's line of the statement's first word: the server counts the
+  // lines of its messages ("at line 3") from there. `text` keeps every line
+  // break of the file, comments' included.
+  int first_line = 1;
+
+  // "FILE:LINE: " for a server message that names a line of the statement
+  // ("... near 'FORM ads' at line 3"), else "FILE: ".
+  std::string Where(std::string_view server_message) const;
 
   bool Uses(std::string_view name) const;
+  // The file's line where :name first stands (first_line when it does not).
+  int LineOf(std::string_view name) const;
 };
 
 // Rewrites `sql`. Names are [A-Za-z_][A-Za-z0-9_]*; "::" and ':' not followed

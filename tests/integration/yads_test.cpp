@@ -819,6 +819,42 @@ TEST_F(YadsIntegration, MappingErrorsAreFoundAtStart) {
   EXPECT_EQ(
       testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + testing::WriteSampleConfig() + "' check >/dev/null"),
       0);
+
+  // A syntax error is named by the file's own line, past the comments the
+  // file starts with (the server counts from the statement's first word).
+  const std::string typo_sql = testing::WriteSampleConfig() + ".sql";
+  testing::Shell("awk '{ print } /^SELECT/ && !done { print \"  ,, broken\"; done = 1 }' '" + root +
+                 "/sql/sample-yads.sql' > '" + typo_sql + "'");
+  int want_line = 0;
+  {
+    std::ifstream in(typo_sql);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (line == "  ,, broken") want_line = n;
+    }
+  }
+  ASSERT_GT(want_line, 5) << "the sample query starts with comment lines";
+  try {
+    App typo(LoadConfig(testing::WriteSampleConfig({{"query", typo_sql}})));
+    typo.CheckDatabase();
+    FAIL() << "a syntax error passed the check";
+  } catch (const FeedError& e) {
+    EXPECT_NE(std::string(e.what()).find(typo_sql + ":" + std::to_string(want_line) + ": the database refuses"),
+              std::string::npos)
+        << e.what() << " (want line " << want_line << ")";
+  }
+
+  // A [site] key the query names but the config lacks: said as such.
+  const std::string site_sql = testing::WriteSampleConfig() + ".site.sql";
+  testing::Shell("sed 's/:site_url/:site_locale/' '" + root + "/sql/sample-yads.sql' > '" + site_sql + "'");
+  try {
+    App site(LoadConfig(testing::WriteSampleConfig({{"query", site_sql}})));
+    FAIL() << "a missing [site] key passed";
+  } catch (const FeedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+    EXPECT_NE(std::string(e.what()).find("the config's [site] has no key 'locale'"), std::string::npos) << e.what();
+  }
+  unlink(site_sql.c_str());
 }
 
 // `make install` copies conf/* as it is: none of it may carry a secret, so

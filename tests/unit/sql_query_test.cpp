@@ -51,3 +51,22 @@ TEST(SqlQuery, RefusesWhatWouldBreakBinding) {
 
 }  // namespace
 }  // namespace feed
+
+namespace feed {
+namespace {
+
+// The server counts a message's lines from the statement's first word; the
+// file's line is that plus the lines before it (comments' included).
+TEST(SqlQuery, LinesAreTheFilesOwn) {
+  const SqlQuery q = ParseSqlQuery("-- a header\n-- of comments\n/* and a\n block */ SELECT id\n  FROM t\n WHERE x > :x\n", "f.sql");
+  EXPECT_EQ(q.first_line, 4);
+  EXPECT_EQ(q.LineOf("x"), 6);
+  EXPECT_EQ(q.LineOf("y"), 4);
+  EXPECT_EQ(q.Where("You have an error in your SQL syntax; ... near 'FORM t' at line 2"), "f.sql:5: ");
+  EXPECT_EQ(q.Where("Illegal mix of collations"), "f.sql: ");
+  EXPECT_EQ(ParseSqlQuery("SELECT 1", "g.sql").first_line, 1);
+}
+
+}  // namespace
+}  // namespace feed
+
