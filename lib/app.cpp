@@ -51,6 +51,22 @@ void App::CheckDatabase() {
   for (auto& s : sets_) s->Bind(db_);
 }
 
+CheckReport App::Check(const CheckOptions& options) {
+  std::vector<Feed*> feeds;
+  for (auto& f : feeds_) feeds.push_back(f.get());
+  CheckReport report = CheckFeeds(feeds, db_, clock_, options);
+  if (report.errors() == 0) {
+    // What serving needs beyond the mappings (the robots' visits table, a
+    // set's part plans).
+    try {
+      CheckDatabase();
+    } catch (const FeedError& e) {
+      report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in the README"});
+    }
+  }
+  return report;
+}
+
 WriteReport App::WriteSet(const std::string& path, const std::string& dir,
                           const std::function<void(size_t rows)>& progress) {
   for (auto& s : sets_) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
 #include "clock.h"
 #include "config.h"
 #include "database.h"
@@ -34,6 +35,9 @@ class App {
   // Checks every feed's mapping against the database. Throws kConfig on a
   // mapping error; kUnavailable when the database cannot be reached.
   void CheckDatabase();
+
+  // `feed.fcgi check`: every feed's queries run for real (check.h).
+  CheckReport Check(const CheckOptions& options);
 
   // Checks that the spool folder takes files; throws kConfig.
   void CheckSpool() { spool_.Check(); }

@@ -58,6 +58,11 @@ bool KeysetRows::Next() {
   }
   ++in_chunk_;
   keyset_.Read(rows_, &pos_);
+  if (taken_ > 0 && !keyset_.Before(after_, pos_) && !keyset_.Before(pos_, after_)) {
+    throw InternalError("two rows have the same keyset (" + Keyset::Format(pos_) +
+                        "): the keyset must name one row; a join that repeats rows (one per language, a category "
+                        "listed twice) does this (feed.fcgi check --deep finds them)");
+  }
   if (!keyset_.Before(after_, pos_)) {
     throw InternalError("rows are not in keyset order (the ORDER BY must follow keyset = " +
                         [&] {

@@ -161,7 +161,8 @@ gtest e2e build/e2e_tests
 NGINX_CORE='HttpE2e.GetAnswers*:HttpE2e.Gzip*:HttpE2e.Conditional*:HttpE2e.Head*:HttpE2e.OtherMethods*'
 NGINX_CORE+=':HttpE2e.SitemapIndex*:HttpE2e.ARobotPages*:HttpE2e.JoobleBot*'
 NGINX_CORE+=':HostileE2e.AVisitCut*:HostileE2e.RequestBodies*:HostileE2e.ErrorsAre*:HostileE2e.LookAlike*'
-GTEST_FILTER=$NGINX_CORE FEED_TEST_URL=http://127.0.0.1:$NGINX_PORT/cgi-bin/feed.fcgi gtest e2e-nginx build/e2e_tests
+GTEST_FILTER=$NGINX_CORE FEED_TEST_FRONT=nginx FEED_TEST_URL=http://127.0.0.1:$NGINX_PORT/cgi-bin/feed.fcgi \
+    gtest e2e-nginx build/e2e_tests
 if grep -q 'feed.fcgi' "$WORK/apache/log/apache-error.log" 2>/dev/null; then
     log "feed.fcgi in Apache's error log:"
     grep 'feed.fcgi' "$WORK/apache/log/apache-error.log" | tail -5 | cut -c1-300
