@@ -648,6 +648,7 @@ struct Renderer {
   // Why Run failed: the encoder refused a value, or a repeated element kept
   // fewer than its feed:min items.
   const Scope* too_few = nullptr;
+  size_t too_few_kept = 0;
 
   std::string_view Field(int scope, int field) const {
     if (scope == 0) return row->Get(static_cast<size_t>(p.columns[field]));
@@ -771,6 +772,7 @@ bool Renderer::Repeat(const std::vector<Op>& ops, size_t at, std::string& out) {
   }
   if (kept < sc.min) {
     too_few = &sc;
+    too_few_kept = kept;
     return false;
   }
   return true;
@@ -810,8 +812,9 @@ bool Template::RenderRow(std::string& out, const Rows& row, const RowChildren* c
     if (dropped) dropped->resize(dropped_mark);  // the row is reported instead
     if (why) {
       if (r.too_few) {
-        *why = {r.too_few->name, "", "feed:min=" + std::to_string(r.too_few->min) + " (" + r.too_few->name +
-                                         ": too few items that keep their rules)",
+        *why = {"", "",
+                "feed:min=" + std::to_string(r.too_few->min) + ": " + std::to_string(r.too_few_kept) + " items of " +
+                    r.too_few->name + " kept",
                 KeyOf(row)};
       } else {
         *why = {"", "", "a line break, which a line of plain text cannot hold", KeyOf(row)};

@@ -147,7 +147,7 @@ TEST(Children, FeedMinLeavesTheParentOutWhenTooFewChildrenKeepTheirRules) {
   EXPECT_EQ(r.report.rows, 1u);
   ASSERT_EQ(r.report.skipped, 2u);
   EXPECT_EQ(r.report.skipped_items[0],
-            "item 2: comments='' breaks feed:min=1 (comments: too few items that keep their rules)");
+            "item 2: breaks feed:min=1: 0 items of comments kept");
   EXPECT_EQ(r.report.skipped_items[1].substr(0, 8), "item 3: ");
   EXPECT_EQ(r.report.dropped, 0u) << "a left-out parent is reported, not its children";
 }
