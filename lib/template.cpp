@@ -439,6 +439,15 @@ class Compiler {
         op.negate = true;
         c = std::string(TrimSpace(c.substr(1)));
       }
+      // feed:if="field|filter|...": the value after the filters is tested
+      // (legacy HTML that is only markup has no text).
+      for (size_t bar; (bar = c.rfind('|')) != std::string::npos;) {
+        const std::string f(TrimSpace(std::string_view(c).substr(bar + 1)));
+        FilterFn fn = FindFilter(f);
+        if (!fn) throw Error(line, "unknown filter '" + f + "'; known: " + FilterNames());
+        op.filters.insert(op.filters.begin(), fn);
+        c = std::string(TrimSpace(c.substr(0, bar)));
+      }
       if (!IsName(c)) throw Error(line, "feed:if takes a name or !name");
       if (c.find('.') != std::string::npos) {
         if (in_row_) throw Error(line, "feed:if on " + c + ": feed.* values stand outside the feed:each element");
@@ -720,7 +729,9 @@ bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::stri
         out.append(op.literal);
         break;
       case OpCode::kIf: {
-        bool has = !TrimSpace(Value(op, scratch)).empty();
+        std::string_view v;
+        ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);
+        bool has = !TrimSpace(v).empty();
         if (has == op.negate) i = op.skip_to - 1;  // the loop's ++i lands on skip_to
         break;
       }

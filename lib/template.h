@@ -23,7 +23,9 @@
 //   before it is the head, what follows the tail.
 // - feed:if="name" / feed:if="!name" keeps an element only when the value is
 //   (or is not) non-empty; on site.KEY or value.KEY this is decided once,
-//   when the template is compiled.
+//   when the template is compiled. feed:if="name|filter|..." tests the
+//   value after the filters (description|plain: HTML that is only markup
+//   is no value).
 // - feed:require="FIELD:RULE ..." on the feed:each element leaves out a row
 //   that breaks a rule and reports it; feed:key="FIELD" names the field that
 //   identifies the row in that report. Rules: required (not blank), alnum
