@@ -592,6 +592,17 @@ const std::string& Template::file() const { return plan_->file; }
 std::vector<std::string> Template::Fields() const { return plan_->fields; }
 const std::vector<std::string>& Template::Children() const { return plan_->children; }
 
+std::vector<std::string> Template::ChildFields(const std::string& child) const {
+  std::vector<std::string> out;
+  for (const Scope& sc : plan_->scopes) {
+    if (sc.split || sc.name != child) continue;
+    for (const std::string& f : sc.fields) {
+      if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    }
+  }
+  return out;
+}
+
 void Template::BindChildColumns(const std::string& child, const std::vector<Column>& columns,
                                 const std::string& query_file) {
   for (Scope& sc : plan_->scopes) {

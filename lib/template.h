@@ -123,6 +123,8 @@ class Template {
   // The child queries the template's feed:each="NAME" elements name, in
   // the order RowChildren numbers them.
   const std::vector<std::string>& Children() const;
+  // The fields the elements of child query `child` name, once each.
+  std::vector<std::string> ChildFields(const std::string& child) const;
   // Resolves the fields used inside `child`'s elements to its query's
   // columns, as BindColumns does for the row.
   void BindChildColumns(const std::string& child, const std::vector<Column>& columns, const std::string& query_file);
