@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -579,6 +580,41 @@ TEST_F(BaiduIntegration, NoQueryPerDocumentThePartsQueriesAreBoundedByItsChunks)
   size_t urls = 0;
   for (size_t at = 0; (at = part.body.find("<url>\n<loc>", at)) != std::string::npos; ++at) ++urls;
   EXPECT_LE(live_ran, static_cast<int64_t>(2 * ((urls + 499) / 500 + 1) + 6)) << urls << " documents";
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// The legacy board of ../shared/board served by conf/legacy-board.ini
+// alone: every active document of `files`, with its comments from
+// `file_comment` and its uploader from `users`. tests/run.sh loads it when
+// ../shared is there.
+TEST(LegacyBoard, BaiduDocumentsFromTheLegacySchemaByConfigurationAlone) {
+  std::optional<Config> legacy = testing::LegacyConfig();
+  if (!legacy) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
+  const std::string db = legacy->database.name;
+  App app(std::move(*legacy));
+  app.CheckDatabase();
+  const std::string dir = TempDir() + "/baidu";
+  WriteReport r = app.WriteSet("/baidu.xml", dir);
+  const auto files = testing::Table("SELECT f.file_id, (SELECT COUNT(*) FROM `" + db +
+                                    "`.file_comment c WHERE c.file_id = f.file_id), u.user_id IS NOT NULL FROM `" + db +
+                                    "`.files f LEFT JOIN `" + db +
+                                    "`.users u ON u.user_id = f.uploader_id WHERE f.status = 'active'");
+  ASSERT_GT(files.size(), 100u);
+  const std::map<std::string, Doc> docs = ReadSet(dir);
+  EXPECT_EQ(r.rows, files.size());
+  EXPECT_EQ(r.left_out.skipped, 0u);
+  size_t with_comments = 0;
+  for (const auto& f : files) {
+    auto it = docs.find("http://doska.example/file/" + f[0] + ".html");
+    ASSERT_NE(it, docs.end()) << f[0];
+    const Doc& d = it->second;
+    EXPECT_EQ(d.values.at("commentCount"), std::vector<std::string>{f[1]}) << f[0];
+    EXPECT_EQ(d.comments.size(), std::min<size_t>(20, std::stoul(f[1]))) << f[0];
+    EXPECT_EQ(d.values.count("provider/name"), f[2] == "1" ? 1u : 0u) << f[0];
+    EXPECT_EQ(d.values.at("downloadUrl"), std::vector<std::string>{"http://doska.example/download/" + f[0]});
+    with_comments += !d.comments.empty();
+  }
+  EXPECT_GT(with_comments, 0u);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
