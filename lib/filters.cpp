@@ -132,31 +132,40 @@ void FileSize(std::string_view in, std::string& out, const TimeZone&) {
 // knows (seed 002): the upper-case extension where its list has it,
 // otherwise the family (images, HTML/CHM, archives, Flash), else 其他
 // ("other"). Case, spaces and a leading dot do not matter.
-void BaiduFileType(std::string_view in, std::string& out, const TimeZone&) {
+struct BaiduKind {
+  const char* ext;
+  const char* type;
+};
+constexpr BaiduKind kBaiduKinds[] = {
+    {"pdf", "PDF"},        {"ppt", "PPT"},        {"pptx", "PPTX"},      {"doc", "DOC"},        {"docx", "DOCX"},
+    {"xls", "XLS"},        {"xlsx", "XLSX"},      {"txt", "TXT"},        {"rtf", "RTF"},        {"exe", "EXE"},
+    {"zip", "ZIP"},        {"rar", "RAR"},        {"jpg", "图片"},       {"jpeg", "图片"},      {"png", "图片"},
+    {"gif", "图片"},       {"bmp", "图片"},       {"webp", "图片"},      {"tif", "图片"},       {"tiff", "图片"},
+    {"svg", "图片"},       {"html", "HTML/CHM"},  {"htm", "HTML/CHM"},   {"chm", "HTML/CHM"},   {"mht", "HTML/CHM"},
+    {"mhtml", "HTML/CHM"}, {"7z", "压缩文件"},    {"gz", "压缩文件"},    {"tgz", "压缩文件"},   {"tar", "压缩文件"},
+    {"bz2", "压缩文件"},   {"xz", "压缩文件"},    {"cab", "压缩文件"},   {"iso", "压缩文件"},   {"swf", "Flash"},
+};
+
+// The seed's type of an extension (case, spaces and a leading dot aside),
+// or nullptr.
+const char* BaiduTypeOf(std::string_view in) {
   std::string_view v = TrimSpace(in);
   if (!v.empty() && v[0] == '.') v.remove_prefix(1);
   std::string ext;
   for (char c : v) ext += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  struct Kind {
-    const char* ext;
-    const char* type;
-  };
-  static constexpr Kind kKinds[] = {
-      {"pdf", "PDF"},        {"ppt", "PPT"},        {"pptx", "PPTX"},      {"doc", "DOC"},        {"docx", "DOCX"},
-      {"xls", "XLS"},        {"xlsx", "XLSX"},      {"txt", "TXT"},        {"rtf", "RTF"},        {"exe", "EXE"},
-      {"zip", "ZIP"},        {"rar", "RAR"},        {"jpg", "图片"},       {"jpeg", "图片"},      {"png", "图片"},
-      {"gif", "图片"},       {"bmp", "图片"},       {"webp", "图片"},      {"tif", "图片"},       {"tiff", "图片"},
-      {"svg", "图片"},       {"html", "HTML/CHM"},  {"htm", "HTML/CHM"},   {"chm", "HTML/CHM"},   {"mht", "HTML/CHM"},
-      {"mhtml", "HTML/CHM"}, {"7z", "压缩文件"},    {"gz", "压缩文件"},    {"tgz", "压缩文件"},   {"tar", "压缩文件"},
-      {"bz2", "压缩文件"},   {"xz", "压缩文件"},    {"cab", "压缩文件"},   {"iso", "压缩文件"},   {"swf", "Flash"},
-  };
-  for (const Kind& k : kKinds) {
-    if (ext == k.ext) {
-      out += k.type;
-      return;
-    }
+  for (const BaiduKind& k : kBaiduKinds) {
+    if (ext == k.ext) return k.type;
   }
-  out += "其他";
+  return nullptr;
+}
+
+// A file's extension as one of the file types Baidu's document sitemap
+// knows (seed 002): the upper-case extension where its list has it,
+// otherwise the family (images, HTML/CHM, archives, Flash), else 其他
+// ("other").
+void BaiduFileType(std::string_view in, std::string& out, const TimeZone&) {
+  const char* t = BaiduTypeOf(in);
+  out += t ? t : "其他";
 }
 
 struct Entry {
@@ -179,6 +188,8 @@ FilterFn FindFilter(std::string_view name) {
   }
   return nullptr;
 }
+
+bool IsKnownBaiduFileType(std::string_view ext) { return BaiduTypeOf(ext) != nullptr; }
 
 std::string FilterNames() {
   std::string s;

@@ -89,8 +89,10 @@ RenderReport DocumentRenderer::Segment(Sink& out, DocumentValues doc,
     ++taken;
     ++report.rows;
     for (const RowRejection& d : dropped) {
-      ++report.dropped;
-      if (report.dropped_items.size() < kMaxReportedItems) report.dropped_items.push_back(Describe(d));
+      size_t& n = d.note ? report.noted : report.dropped;
+      std::vector<std::string>& items = d.note ? report.noted_items : report.dropped_items;
+      ++n;
+      if (items.size() < kMaxReportedItems) items.push_back(Describe(d));
     }
     report.has_last = true;
     report.last = pos;

@@ -32,7 +32,7 @@ struct Op {
   size_t skip_to = 0;   // kIf: where to go when the test fails; kRepeat: the op after its body
 };
 
-enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl };
+enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl, kFileType };
 struct Rule {
   int field;
   RuleKind kind;
@@ -73,6 +73,7 @@ struct Template::Plan {
   std::vector<int> field_lines;
   std::vector<int> columns;  // fields[i] -> result column, after BindColumns
   std::vector<Rule> rules;
+  std::vector<Rule> notes;  // feed:note: broken, the row is kept and the break reported
   int key_field = -1;  // feed:key: names a rejected row
   std::vector<Scope> scopes;
   std::vector<std::string> children;  // child queries named by feed:each, in first-use order
@@ -261,8 +262,9 @@ class Compiler {
     LiteralText(lit, ctx);
   }
 
-  void Rules(std::string_view spec, int line) {
-    std::vector<Rule>& rules = scope_ > 0 ? p_->scopes[scope_ - 1].rules : p_->rules;
+  // feed:require (or, with `notes`, feed:note on the row element).
+  void Rules(std::string_view spec, int line, bool notes = false) {
+    std::vector<Rule>& rules = notes ? p_->notes : scope_ > 0 ? p_->scopes[scope_ - 1].rules : p_->rules;
     std::istringstream in{std::string(spec)};
     std::string tok;
     while (in >> tok) {
@@ -283,6 +285,8 @@ class Compiler {
         r.kind = RuleKind::kAlnum;
       else if (rule == "url")
         r.kind = RuleKind::kUrl, r.n = 2048;
+      else if (rule == "filetype")
+        r.kind = RuleKind::kFileType;
       else if (rule.rfind("url=", 0) == 0 && rule.size() > 4 && rule.size() < 10 &&
                rule.find_first_not_of("0123456789", 4) == std::string::npos && std::stoul(rule.substr(4)) > 0)
         r.kind = RuleKind::kUrl, r.n = std::stoul(rule.substr(4));
@@ -291,7 +295,7 @@ class Compiler {
         r.kind = RuleKind::kMaxLen;
         r.n = std::stoul(rule.substr(7));
       } else {
-        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url, url=N");
+        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url, url=N, filetype");
       }
       rules.push_back(r);
     }
@@ -360,12 +364,15 @@ class Compiler {
     const char* require = nullptr;
     const char* key = nullptr;
     const char* split = nullptr;
+    const char* note = nullptr;
     const char* sep = nullptr;
     const char* min = nullptr;
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       std::string an = a->Name();
       if (an == "feed:split")
         split = a->Value();
+      else if (an == "feed:note")
+        note = a->Value();
       else if (an == "feed:sep")
         sep = a->Value();
       else if (an == "feed:min")
@@ -380,7 +387,7 @@ class Compiler {
         require = a->Value();
       else if (an.rfind("feed:", 0) == 0)
         throw Error(line, "unknown directive " + an +
-                              "; known: feed:each, feed:if, feed:require, feed:key, feed:split, feed:sep, feed:min");
+                              "; known: feed:each, feed:if, feed:require, feed:note, feed:key, feed:split, feed:sep, feed:min");
       else
         CheckMarkupName(an, "attribute", a->GetLineNum());
     }
@@ -397,6 +404,7 @@ class Compiler {
     }
     if (require && !each && !repeat) throw Error(line, "feed:require belongs on the feed:each element");
     if (key && !each) throw Error(line, "feed:key belongs on the feed:each element");
+    if (note && !each) throw Error(line, "feed:note belongs on the feed:each element");
     if (each) {
       if (std::string(each) != "row") {
         throw Error(line, "feed:each takes \"row\" on the repeated row element, or a child query's name inside it");
@@ -408,6 +416,7 @@ class Compiler {
       in_row_ = true;
       section_ = &p_->row;
       if (require) Rules(require, line);
+      if (note) Rules(note, line, /*notes=*/true);
       if (key) {
         std::string k(TrimSpace(key));
         if (!IsName(k) || k.find('.') != std::string::npos) throw Error(line, "feed:key names a row field");
@@ -715,6 +724,8 @@ bool Passes(const Rule& r, std::string_view raw) {
       return CountChars(v) <= r.n;
     case RuleKind::kUrl:
       return IsAbsoluteHttpUrl(v, r.n);
+    case RuleKind::kFileType:
+      return IsKnownBaiduFileType(v);
   }
   return true;
 }
@@ -829,6 +840,12 @@ bool Template::RenderRow(std::string& out, const Rows& row, const RowChildren* c
   const size_t dropped_mark = dropped ? dropped->size() : 0;
   Renderer r(*plan_, &row, nullptr, children, dropped);
   if (dropped && !plan_->scopes.empty()) r.item_key = KeyOf(row);
+  if (dropped) {
+    for (const Rule& n : plan_->notes) {
+      std::string_view v = row.Get(static_cast<size_t>(plan_->columns[n.field]));
+      if (!Passes(n, v)) dropped->push_back({plan_->fields[n.field], Shown(v), n.text, KeyOf(row), true});
+    }
+  }
   if (!r.Run(plan_->row, out)) {
     out.resize(mark);
     if (dropped) dropped->resize(dropped_mark);  // the row is reported instead

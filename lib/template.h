@@ -31,7 +31,11 @@
 //   identifies the row in that report. Rules: required (not blank), alnum
 //   (letters and digits only), maxlen=N (characters), url (an absolute http
 //   or https URL of at most 2,048 characters once percent-encoded, as the
-//   url filter writes it), url=N (the same, at most N characters).
+//   url filter writes it), url=N (the same, at most N characters), filetype
+//   (an extension Baidu's file type list knows, see baidu_filetype).
+//   feed:note="FIELD:RULE ..." on the same element reports a row that
+//   breaks a rule and writes it all the same (an unknown file type,
+//   written as 其他).
 // - Repeated elements, inside the feed:each="row" element (not inside one
 //   another):
 //     feed:each="NAME"   once per row of the feed's child query NAME
@@ -88,6 +92,7 @@ struct RowRejection {
   std::string value;  // cleaned, at most 64 characters
   std::string rule;   // "alnum", "maxlen=32", ...
   std::string item;   // the feed:key field's value, when the template names one
+  bool note = false;  // a feed:note: reported, the row written all the same
 };
 
 class Template {
@@ -137,7 +142,8 @@ class Template {
   bool RenderRow(std::string& out, const Rows& row, RowRejection* why) const;
   // The same with the row's child rows (nullptr: none) and, when
   // `dropped` is given, a report appended for each item a repeated element
-  // left out by its rules (only when the row itself is written).
+  // left out by its rules and each feed:note the row breaks (note = true;
+  // only when the row itself is written).
   bool RenderRow(std::string& out, const Rows& row, const RowChildren* children, RowRejection* why,
                  std::vector<RowRejection>* dropped) const;
   // Everything after the repeated element.

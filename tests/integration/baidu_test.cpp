@@ -533,6 +533,11 @@ TEST_F(BaiduIntegration, EachRulesRejectionIsReportedWithTheId) {
     mirror = mirror || d == "documents: item 900002: download_urls.download_urls='ftp://mirror.example/x' breaks url";
   }
   EXPECT_TRUE(mirror);
+  // An unknown type is written as 其他 and noted with the id, not left out.
+  bool noted = false;
+  for (const std::string& n : s.left_out.noted_items) noted = noted || n == "documents: item 900001: ext='xyz' breaks filetype";
+  EXPECT_TRUE(noted);
+  for (const std::string& n : s.left_out.skipped_items) EXPECT_EQ(n.find("item 900001:"), std::string::npos) << n;
   EXPECT_NE(Slurp(dir + "/baidu-documents-" + std::to_string(1) + ".xml").size(), 0u);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
   unlink(query.c_str());

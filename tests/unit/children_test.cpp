@@ -152,6 +152,19 @@ TEST(Children, FeedMinLeavesTheParentOutWhenTooFewChildrenKeepTheirRules) {
   EXPECT_EQ(r.report.dropped, 0u) << "a left-out parent is reported, not its children";
 }
 
+TEST(Children, FeedNoteReportsARowAndWritesItAllTheSame) {
+  Template t = Docs(
+      "<docs xmlns:feed=\"urn:feed-fcgi:template\"><doc feed:each=\"row\" feed:key=\"id\" feed:note=\"name:filetype\">"
+      "<name>{name|baidu_filetype}</name></doc></docs>");
+  Rendered r = RenderDocs(t, {{"1", "pdf", ""}, {"2", "odt", ""}, {"3", " .PPTX", ""}}, {}, 10);
+  EXPECT_EQ(r.body, "<docs>\n<doc>\n<name>PDF</name>\n</doc>\n<doc>\n<name>其他</name>\n</doc>\n<doc>\n<name>PPTX</name>\n"
+                    "</doc>\n</docs>\n");
+  EXPECT_EQ(r.report.rows, 3u);
+  EXPECT_EQ(r.report.skipped, 0u);
+  EXPECT_EQ(r.report.noted, 1u);
+  EXPECT_EQ(r.report.noted_items, std::vector<std::string>{"item 2: name='odt' breaks filetype"});
+}
+
 TEST(Children, SplitRepeatsOncePerTrimmedNonEmptyPiece) {
   std::vector<Row> docs = {
       {"1", "d1", "规范化, 教育,讲义"}, {"2", "d2", " , ,, "}, {"3", "d3", "a；b、c，d;e  ,\u3000f\u3000"}, {"4", "d4", ""},
