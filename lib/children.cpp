@@ -43,7 +43,11 @@ Rows MemoryChildren::Read(int64_t after, int64_t until) {
 }
 
 FamilyChunks::FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vector<ChildSource> children)
-    : parents_(parents), keyset_(keyset), children_(std::move(children)), held_(children_.size()) {
+    : parents_(parents),
+      keyset_(keyset),
+      children_(std::move(children)),
+      held_(children_.size()),
+      descending_(keyset.direction() == Direction::kDescending) {
   if (keyset_.fields().size() != 1) {
     throw ConfigError("a feed with child queries walks a keyset of one integer field (the parent's id)");
   }
@@ -53,13 +57,50 @@ FamilyChunks::FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vect
   }
 }
 
+bool FamilyChunks::Advance(size_t c) {
+  Held& h = held_[c];
+  h.pending = false;
+  if (h.exhausted) return false;
+  if (!h.source.Next()) {
+    h.exhausted = true;
+    return false;
+  }
+  int64_t key;
+  if (!ParseKey(h.source.Get(h.parent_column), &key)) {
+    throw InternalError(children_[c].name + ": the child query's parent column is not an integer: '" +
+                        std::string(h.source.Get(h.parent_column).substr(0, 40)) + "'");
+  }
+  if (key < h.last_key) {
+    throw InternalError(children_[c].name + ": child rows are not ordered by parent (ORDER BY parent, ...)");
+  }
+  h.last_key = key;
+  h.pending = true;
+  h.pending_key = key;
+  return true;
+}
+
+void FamilyChunks::Keep(size_t c, size_t* run) {
+  Held& h = held_[c];
+  // The parent's cap: the first rows in the query's order.
+  if (++*run > children_[c].max_per_parent) return;
+  h.parent.push_back(h.pending_key);
+  for (size_t i = 0; i < h.width; ++i) h.cells.emplace_back(h.source.Get(i));
+}
+
 Rows FamilyChunks::Read(const Position& after, const Position& until, size_t limit) {
-  for (Held& h : held_) h = Held{{}, {}, h.width, h.parent_column, 0, 0, 0};
+  for (Held& h : held_) {
+    h.source = Rows();  // the last chunk's rest (a streamed result ends here)
+    h.pending = false;
+    h.exhausted = false;
+    h.last_key = INT64_MIN;
+    h.parent.clear();
+    h.cells.clear();
+    h.begin = h.end = 0;
+  }
   ++parent_queries_;
   Rows streamed = parents_.Read(after, until, limit);
-  // The parents are held, so that the connection is free for the child
-  // queries (a streamed result holds it until read to its end) and the
-  // chunk's last key is known.
+  // The parents are held, so that the connection is free for the next
+  // chunk and the chunk's last key is known.
   std::vector<MemoryChunks::Row> parents;
   size_t width = 0;
   Position last = after;
@@ -74,53 +115,58 @@ Rows FamilyChunks::Read(const Position& after, const Position& until, size_t lim
   }
   streamed = Rows();
   if (parents.empty()) return Rows(std::move(parents), 0);
-  const int64_t lo = after[0], hi = last[0];
-  size_t held_rows = 0;
+  // The chunk's keys: (after, last] ascending, [last, after) descending.
+  const int64_t lo = descending_ ? last[0] - 1 : after[0];
+  const int64_t hi = descending_ ? after[0] - 1 : last[0];
   for (size_t c = 0; c < children_.size(); ++c) {
-    Held& h = held_[c];
-    const ChildSource& src = children_[c];
     ++child_queries_;
-    Rows rows = src.reader->Read(std::min(lo, hi), std::max(lo, hi));
-    int64_t prev = INT64_MIN;
+    held_[c].source = children_[c].reader->Read(lo, hi);
+    if (!descending_) continue;
+    // Descending: the chunk's rows held whole, looked up per parent.
     size_t run = 0;
-    while (rows.Next()) {
-      int64_t key;
-      if (!ParseKey(rows.Get(h.parent_column), &key)) {
-        throw InternalError(src.name + ": the child query's parent column is not an integer: '" +
-                            std::string(rows.Get(h.parent_column).substr(0, 40)) + "'");
-      }
-      if (key < prev) {
-        throw InternalError(src.name + ": child rows are not ordered by parent (ORDER BY parent, ...)");
-      }
-      run = key == prev ? run + 1 : 1;
-      prev = key;
-      if (run > src.max_per_parent) continue;  // the parent's cap: the first rows in the query's order
-      h.parent.push_back(key);
-      for (size_t i = 0; i < h.width; ++i) h.cells.emplace_back(rows.Get(i));
+    int64_t prev = INT64_MIN;
+    while (Advance(c)) {
+      run = held_[c].pending_key == prev ? run : 0;
+      prev = held_[c].pending_key;
+      Keep(c, &run);
     }
-    held_rows += h.parent.size();
+    held_[c].source = Rows();
   }
-  peak_child_rows_ = std::max(peak_child_rows_, held_rows);
+  if (descending_) {
+    size_t held_rows = 0;
+    for (const Held& h : held_) held_rows += h.parent.size();
+    peak_child_rows_ = std::max(peak_child_rows_, held_rows);
+  }
   return Rows(std::move(parents), width);
 }
 
 const RowChildren* FamilyChunks::ChildrenOf(const Position& pos) {
   const int64_t key = pos[0];
-  const bool desc = keyset_.direction() == Direction::kDescending;
-  for (Held& h : held_) {
-    // Child rows come ascending by parent; a descending walk meets its
-    // parents from the end, so it looks each one up instead.
-    if (desc) {
+  size_t held_rows = 0;
+  for (size_t c = 0; c < held_.size(); ++c) {
+    Held& h = held_[c];
+    if (descending_) {
       auto range = std::equal_range(h.parent.begin(), h.parent.end(), key);
       h.begin = static_cast<size_t>(range.first - h.parent.begin());
       h.end = static_cast<size_t>(range.second - h.parent.begin());
       continue;
     }
-    while (h.cursor < h.parent.size() && h.parent[h.cursor] < key) ++h.cursor;
-    h.begin = h.cursor;
-    while (h.cursor < h.parent.size() && h.parent[h.cursor] == key) ++h.cursor;
-    h.end = h.cursor;
+    // Ascending: this parent's rows, taken from the result as it comes;
+    // rows of parents the chunk does not hold are passed over.
+    h.parent.clear();
+    h.cells.clear();
+    if (!h.pending) Advance(c);
+    while (h.pending && h.pending_key < key) Advance(c);
+    size_t run = 0;
+    while (h.pending && h.pending_key == key) {
+      Keep(c, &run);
+      Advance(c);
+    }
+    h.begin = 0;
+    h.end = h.parent.size();
+    held_rows += h.parent.size();
   }
+  if (!descending_) peak_child_rows_ = std::max(peak_child_rows_, held_rows);
   return this;
 }
 

@@ -76,8 +76,12 @@ struct ChildSource {
 };
 
 // A ChunkReader for rows with children: reads a chunk of parents through
-// `parents`, then each child query once for the chunk's range, and holds
-// both until the next chunk. The parents' keyset must be one integer field.
+// `parents` (held, so that the chunk's last key is known), then asks each
+// child query once for the chunk's range. Walking ascending, child rows are
+// taken from that result as the parents come (a streamed result keeps
+// arriving while the chunk is rendered): only the current parent's rows
+// are held. Walking descending, a chunk's child rows are held whole and
+// looked up. The parents' keyset must be one integer field.
 class FamilyChunks : public ChunkReader, public RowChildren {
  public:
   // `children` in the order of the template's Children().
@@ -95,23 +99,31 @@ class FamilyChunks : public ChunkReader, public RowChildren {
   // Queries run so far: parent chunks and child reads.
   size_t parent_queries() const { return parent_queries_; }
   size_t child_queries() const { return child_queries_; }
-  // The most child rows held at once (one chunk's), for the tests.
+  // The most child rows held at once, for the tests.
   size_t peak_child_rows() const { return peak_child_rows_; }
 
  private:
   struct Held {
-    std::vector<int64_t> parent;          // per row
+    Rows source;                          // the chunk's child rows, read as parents come
+    bool pending = false;                 // `source` has a current row not yet taken
+    bool exhausted = false;               // `source` has no more rows
+    int64_t pending_key = 0;
+    int64_t last_key = INT64_MIN;         // order check
+    std::vector<int64_t> parent;          // rows held: per row
     std::vector<std::string> cells;       // row-major, `width` a row
     size_t width = 0;
     size_t parent_column = 0;
-    size_t cursor = 0;                    // the first row not before the current parent
     size_t begin = 0, end = 0;            // the current parent's rows
   };
+  // Reads the next row of `h.source` into pending; false at its end.
+  bool Advance(size_t child);
+  void Keep(size_t child, size_t* run);  // the pending row, held (within the cap)
 
   ChunkReader& parents_;
   const Keyset& keyset_;
   std::vector<ChildSource> children_;
   std::vector<Held> held_;
+  bool descending_;
   size_t parent_queries_ = 0, child_queries_ = 0, peak_child_rows_ = 0;
 };
 

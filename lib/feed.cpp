@@ -39,7 +39,8 @@ class QueryChunks : public ChunkReader {
   bool stream_;
 };
 
-// One child query, run once per chunk of parents.
+// One child query, run once per chunk of parents, its rows streamed (on a
+// connection of their own, so that they arrive while the chunk renders).
 class QueryChildren : public ChildReader {
  public:
   QueryChildren(Database& db, const SqlQuery& query, const std::string& key, SqlParams params)
@@ -48,7 +49,7 @@ class QueryChildren : public ChildReader {
     params_[after_] = after;
     params_[until_] = until;
     try {
-      return db_.Run(query_, params_);
+      return db_.Stream(query_, params_);
     } catch (const FeedError& e) {
       if (e.kind() != ErrorKind::kInternal) throw;
       throw InternalError(query_.file + ": " + e.what());
@@ -62,18 +63,25 @@ class QueryChildren : public ChildReader {
   SqlParams params_;
 };
 
-// The parents' reader, its child readers and the merge, owned together.
+// The parents' reader, the child queries' connection and readers, and the
+// merge, owned together (and destroyed in the reverse order: the merge's
+// streamed results before their connection).
 class FamilyReader : public ChunkReader {
  public:
-  FamilyReader(std::unique_ptr<ChunkReader> parents, std::vector<std::unique_ptr<QueryChildren>> children,
-               const Keyset& keyset, std::vector<ChildSource> sources)
-      : parents_(std::move(parents)), children_(std::move(children)), family_(*parents_, keyset, std::move(sources)) {}
+  FamilyReader(std::unique_ptr<Database> child_db, std::unique_ptr<ChunkReader> parents,
+               std::vector<std::unique_ptr<QueryChildren>> children, const Keyset& keyset,
+               std::vector<ChildSource> sources)
+      : child_db_(std::move(child_db)),
+        parents_(std::move(parents)),
+        children_(std::move(children)),
+        family_(*parents_, keyset, std::move(sources)) {}
   Rows Read(const Position& after, const Position& until, size_t limit) override {
     return family_.Read(after, until, limit);
   }
   const RowChildren* ChildrenOf(const Position& pos) override { return family_.ChildrenOf(pos); }
 
  private:
+  std::unique_ptr<Database> child_db_;
   std::unique_ptr<ChunkReader> parents_;
   std::vector<std::unique_ptr<QueryChildren>> children_;
   FamilyChunks family_;
@@ -205,6 +213,9 @@ SqlParams Feed::RunParams(const std::string& since, const std::string& now) cons
 
 std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const {
   if (child_queries_.empty()) return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream);
+  // The child rows stream on a connection of their own while the parents'
+  // connection reads the next chunk.
+  auto child_db = std::make_unique<Database>(db.config());
   std::vector<std::unique_ptr<QueryChildren>> readers;
   std::vector<ChildSource> sources;
   for (size_t c = 0; c < child_queries_.size(); ++c) {
@@ -213,11 +224,13 @@ std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const 
       if (auto it = params.find(p); it != params.end()) cp[p] = it->second;
     }
     cp["max_per_parent"] = static_cast<int64_t>(child_configs_[c].max_per_parent);
-    readers.push_back(std::make_unique<QueryChildren>(db, child_queries_[c], config_.keyset[0], std::move(cp)));
+    readers.push_back(
+        std::make_unique<QueryChildren>(*child_db, child_queries_[c], config_.keyset[0], std::move(cp)));
     sources.push_back({child_configs_[c].name, child_columns_.at(c), readers.back().get(),
                        static_cast<size_t>(child_configs_[c].max_per_parent)});
   }
-  return std::make_unique<FamilyReader>(std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream),
+  return std::make_unique<FamilyReader>(std::move(child_db),
+                                        std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream),
                                         std::move(readers), keyset_, std::move(sources));
 }
 
