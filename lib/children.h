@@ -4,9 +4,10 @@
 // per parent: when the row source reads a chunk of parent rows, each child
 // query runs once for the chunk's key range and its rows, ordered by their
 // parent, are merged with the parents while they are rendered. Memory is
-// one chunk of parents and their children, whatever the table holds; each
-// parent carries at most `max_per_parent` rows of a child (the query picks
-// which, and may use :max_per_parent to do so in SQL).
+// one chunk of parents and the current parent's children, whatever the
+// table holds; each parent carries at most `max_per_parent` rows of a
+// child (the query picks which, and may use :max_per_parent to do so in
+// SQL). Feed::Reader streams child rows on a second connection.
 //
 // A child query's contract:
 //   - it returns a column `parent`: the parent's keyset value (the feed's
