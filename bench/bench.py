@@ -9,6 +9,7 @@ Results: a Markdown table and latest.json in bench/results/, and PNG charts.
 
     bench.py                   every measurement
     bench.py --only sitemaps   only the sitemap group (also BENCH_ONLY=sitemaps)
+    bench.py --only baidu      only Baidu's document sitemap (BENCH_FILES documents)
     bench.py --report          the report again from the last run's figures
 """
 
@@ -32,6 +33,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.normpath(os.path.join(ROOT, '..', 'shared', 'board'))
 ADS = int(os.environ.get('BENCH_ADS', 1000000))
 JOBS = int(os.environ.get('BENCH_JOBS', 200000))
+# The document library of the Baidu group: a board of its own, this many
+# documents (with their comments), few ads and vacancies.
+FILES = int(os.environ.get('BENCH_FILES', 200000))
 ROUNDS = int(os.environ.get('BENCH_ROUNDS', 3))
 BASE = os.environ.get('BENCH_DIR', '/tmp/feed-bench')
 WRK_SECONDS = int(os.environ.get('BENCH_WRK_SECONDS', 20))
@@ -42,8 +46,8 @@ BINARY = os.path.join(ROOT, 'build', 'bench', 'feed.fcgi')
 FEED_SECRET = os.urandom(24).hex()
 # The groups of measurements; --only picks some (the others keep the figures
 # of the last run at the same board size).
-GROUPS = ('yads', 'jooble', 'memory', 'sitemaps')
-ONLY_GROUPS = ('sitemaps',)
+GROUPS = ('yads', 'jooble', 'memory', 'sitemaps', 'baidu')
+ONLY_GROUPS = ('sitemaps', 'baidu')
 # sitemap.js (npm `sitemap`), the sitemap contender, and its driver.
 SITEMAP_JS = 'sitemap@8'
 SITEMAP_JS_DIR = os.path.join(BASE, 'sitemapjs')
@@ -94,22 +98,25 @@ class Board:
     """A legacy board served by ../shared/board/serve.sh: its MariaDB and the
     PHP scripts under Apache mod_fcgid. Kept between runs per size."""
 
-    def __init__(self, ads, jobs):
-        self.ads, self.jobs = ads, jobs
-        self.dir = os.path.join(BASE, 'board-%d-%d' % (ads, jobs))
+    def __init__(self, ads, jobs, files=100):
+        self.ads, self.jobs, self.files = ads, jobs, files
+        self.dir = os.path.join(BASE, 'board-%d-%d' % (ads, jobs) + ('' if files == 100 else '-%d' % files))
         self.sock = os.path.join(self.dir, 'dbrun', 'mysqld.sock')
         self.port = free_port()
 
     def start(self):
-        log('legacy board with %d ads, %d vacancies in %s' % (self.ads, self.jobs, self.dir))
+        log('legacy board with %d ads, %d vacancies, %d documents in %s' % (self.ads, self.jobs, self.files, self.dir))
         run([os.path.join(SHARED, 'serve.sh'), 'start', '-d', self.dir, '-p', str(self.port),
-             '--ads', str(self.ads), '--jobs', str(self.jobs), '--files', '100'],
+             '--ads', str(self.ads), '--jobs', str(self.jobs), '--files', str(self.files)],
             stdout=subprocess.DEVNULL)
         # The project's own tables. The board user only reads the robots'
         # visits (so that the Jooble dump stays full in every round), and
         # keeps the live sitemap parts' plan (sitemap index and parts) and
         # the moments states were first seen (Last-Modified).
         with open(os.path.join(ROOT, 'sql', 'state.sql')) as f:
+            self.sql(f.read(), root=True)
+        # The comments' index the Baidu feed asks for (README), safe to repeat.
+        with open(os.path.join(ROOT, 'sql', 'legacy-baidu-index.sql')) as f:
             self.sql(f.read(), root=True)
         self.sql("GRANT SELECT ON board.feed_robot_visit TO 'board'@'localhost';"
                  "GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'board'@'localhost';"
@@ -743,6 +750,160 @@ def sitemaps(big, small, feed, results):
     results.update(live_sitemap_part(big, feed))
 
 
+BAIDU_MAX_BYTES = 10485760
+
+
+def baidu_sql(name):
+    """A shipped Baidu query of the legacy board over the whole table: its
+    parameters as the engine binds them for an unbounded range, one query
+    instead of one per chunk (the floor)."""
+    with open(os.path.join(ROOT, 'sql', name)) as f:
+        text = f.read()
+    for k, v in ((':site_url', "'http://doska.example'"), (':after_id', '0'), (':until_id', '4294967295'),
+                 (':limit', '1000000000'), (':max_per_parent', '20')):
+        text = text.replace(k, v)
+    return text
+
+
+def baidu_floor(board, out_dir):
+    """The mariadb client running the documents query and the comments
+    query, each over every document, into files: (seconds, documents,
+    comments)."""
+    counts = []
+    t0 = time.perf_counter()
+    for name in ('legacy-baidu.sql', 'legacy-baidu-comments.sql'):
+        out = os.path.join(out_dir, name + '.tsv')
+        with open(out, 'wb') as f:
+            run(board.client() + ['--quick', '-N', '-B', '-e', baidu_sql(name)], stdout=f)
+        counts.append(int(run(['wc', '-l', out], capture_output=True).stdout.split()[0]))
+    return time.perf_counter() - t0, counts[0], counts[1]
+
+
+def baidu_config(feed, gzip_files):
+    """The deployed legacy config, with the Baidu set's .gz twins on or off
+    (written beside it, so that its relative paths hold)."""
+    conf = os.path.join(feed.site, 'conf', 'legacy-board.ini')
+    with open(conf) as f:
+        text = f.read()
+    out = os.path.join(feed.site, 'conf', 'bench-baidu-%s.ini' % ('gzip' if gzip_files else 'plain'))
+    with open(out, 'w') as f:
+        f.write(re.sub(r'^(gzip_files\s*=\s*)1', r'\g<1>%d' % gzip_files, text, flags=re.M))
+    return out
+
+
+def baidu_write(conf, board, out):
+    """feed.fcgi write /baidu.xml OUT with a config."""
+    t, stdout, peak, cpu = timed_rss([BINARY, '--config', conf, 'write', '/baidu.xml', out], env=board.feed_env())
+    m = re.search(r': (\d+) files, (\d+) URLs, (\d+) bytes, (\d+) rows left out$', stdout, re.M)
+    if not m:
+        raise SystemExit('bench: feed.fcgi write /baidu.xml printed no summary: %s' % stdout[-1000:])
+    return t, peak, cpu, int(m.group(2)), int(m.group(4))
+
+
+def check_baidu_set(d, expected_docs, expected_comments, who):
+    """Every part listed by the index parses, is under 10 MB and at most
+    50,000 documents; together they hold every active document once, and
+    the comments the database holds for them (at most 20 each)."""
+    with open(os.path.join(d, 'baidu.xml'), 'rb') as f:
+        index = f.read()
+    parse_xml(index, who, 'baidu.xml')
+    names = re.findall(rb'<loc>[^<]*/([^/<]+)</loc>', index)
+    docs = comments = size = 0
+    for n in names:
+        with open(os.path.join(d, n.decode()), 'rb') as f:
+            data = f.read()
+        parse_xml(data, who, n.decode())
+        urls = data.count(b'<loc>')  # one a document (<url> also stands inside a document)
+        if len(data) >= BAIDU_MAX_BYTES or urls > 50000:
+            raise SystemExit('bench: %s wrote %s of %d bytes and %d documents' % (who, n.decode(), len(data), urls))
+        docs += urls
+        comments += data.count(b'<comment>')
+        size += len(data)
+    if docs != expected_docs or comments != expected_comments:
+        raise SystemExit('bench: %s wrote %d documents and %d comments, the database has %d and %d' % (
+            who, docs, comments, expected_docs, expected_comments))
+    return {'parts': len(names), 'bytes': size}
+
+
+def baidu(feed, results):
+    """6. Baidu's document sitemap of the legacy board (FILES documents with
+    their comments): feed.fcgi write /baidu.xml against the mariadb client
+    running the same documents and comments queries; write's peak memory on
+    this board and on one of 100 documents."""
+    docs_board = Board(1000, 100, FILES)
+    tiny = Board(1000, 100, max(FILES // 10, 101))
+    confs = {'plain': baidu_config(feed, 0), 'gzip': baidu_config(feed, 1)}
+    work = os.path.join(BASE, 'baidu')
+    os.makedirs(work, exist_ok=True)
+    try:
+        docs_board.start()
+        tiny.start()
+        active = int(docs_board.one("SELECT COUNT(*) FROM files WHERE status = 'active'"))
+        shown = int(docs_board.one(
+            "SELECT COUNT(*) FROM (SELECT ROW_NUMBER() OVER (PARTITION BY c.file_id ORDER BY c.created DESC) AS n "
+            "FROM file_comment c JOIN files f ON f.file_id = c.file_id AND f.status = 'active') x WHERE n <= 20"))
+        times, peaks, cpus = {'plain': [], 'gzip': []}, [], {'plain': [], 'gzip': []}
+        floors = []
+        info = None
+        for r in range(ROUNDS):
+            for mode in ('plain', 'gzip'):
+                with tempfile.TemporaryDirectory(dir=BASE) as d:
+                    out = os.path.join(d, 'set')
+                    t, peak, cpu, urls, left = baidu_write(confs[mode], docs_board, out)
+                    if left:
+                        raise SystemExit('bench: feed.fcgi write /baidu.xml left %d documents out' % left)
+                    info = check_baidu_set(out, active, shown, 'feed.fcgi')
+                times[mode].append(t)
+                peaks.append(peak)
+                cpus[mode].append(cpu)
+                log('baidu round %d: feed.fcgi %s %.2f s (CPU %.2f s), %d parts, peak %.1f MiB' % (
+                    r + 1, mode, t, cpu, info['parts'], peak / 1024))
+            with tempfile.TemporaryDirectory(dir=BASE) as d:
+                t, n_docs, n_comments = baidu_floor(docs_board, d)
+            if n_docs != active:
+                raise SystemExit('bench: the Baidu floor read %d documents, expected %d' % (n_docs, active))
+            floors.append(t)
+            log('baidu round %d: floor %.2f s (%d documents, %d comments)' % (r + 1, t, n_docs, n_comments))
+        tiny_peak = 0
+        for mode in ('plain', 'gzip'):
+            with tempfile.TemporaryDirectory(dir=BASE) as d:
+                tiny_peak = max(tiny_peak, baidu_write(confs[mode], tiny, os.path.join(d, 'set'))[1])
+        log('baidu: write on the %d-document board: peak %.1f MiB' % (tiny.files, tiny_peak / 1024))
+    finally:
+        tiny.stop()
+        docs_board.stop()
+    feed_s, floor_s = median(times['plain']), median(floors)
+    results.update({
+        'baidu_documents': active, 'baidu_comments': shown, 'baidu_files': FILES, 'baidu_parts': info['parts'],
+        'baidu_bytes': info['bytes'], 'baidu_feed_s': feed_s, 'baidu_feed_cpu_s': median(cpus['plain']),
+        'baidu_feed_gzip_s': median(times['gzip']), 'baidu_feed_gzip_cpu_s': median(cpus['gzip']),
+        'baidu_floor_s': floor_s, 'ratio_baidu_feed_vs_floor': feed_s / floor_s,
+        'baidu_peak_rss_kib_full': max(peaks), 'baidu_peak_rss_kib_tiny': tiny_peak,
+        'baidu_tiny_files': tiny.files, 'ratio_baidu_peak_rss_full_vs_tiny': max(peaks) / tiny_peak,
+    })
+
+
+def report_baidu(r):
+    ratio = r['ratio_baidu_feed_vs_floor']
+    growth = r['ratio_baidu_peak_rss_full_vs_tiny']
+    return [
+        '## 6. Baidu document sitemap (%d active documents of %d, %d comments shown: an index and %d parts under 10 MB)' % (
+            r['baidu_documents'], r['baidu_files'], r['baidu_comments'], r['baidu_parts']), '',
+        '| contender | time | documents/s | written |', '|---|---:|---:|---|',
+        '| feed.fcgi write /baidu.xml, gzip_files = 0 | %.2f s (CPU %.2f s) | %.0f | %.1f MB .xml |' % (
+            r['baidu_feed_s'], r['baidu_feed_cpu_s'], r['baidu_documents'] / r['baidu_feed_s'], r['baidu_bytes'] / 1e6),
+        '| feed.fcgi write /baidu.xml, gzip_files = 1 (the shipped config) | %.2f s (CPU %.2f s) | %.0f | .xml and .gz twins |' % (
+            r['baidu_feed_gzip_s'], r['baidu_feed_gzip_cpu_s'], r['baidu_documents'] / r['baidu_feed_gzip_s']),
+        '| floor: mariadb --quick, the documents query and the comments query, each once over all | %.2f s | %.0f | two TSV files |' % (
+            r['baidu_floor_s'], r['baidu_documents'] / r['baidu_floor_s']), '',
+        '- feed.fcgi time (gzip_files = 0) / floor time: **%.2f×** (target at most 1.5×: %s)' % (ratio, ok(ratio <= 1.5)),
+        '- peak memory: %.1f MiB on %d documents, %.1f MiB on %d: under 32 MiB: %s; full / small **%.2f×** (flat within 10%%: %s)' % (
+            r['baidu_peak_rss_kib_full'] / 1024, r['baidu_files'], r['baidu_peak_rss_kib_tiny'] / 1024,
+            r.get('baidu_tiny_files', 100), ok(r['baidu_peak_rss_kib_full'] < 32 * 1024), growth,
+            ok(abs(growth - 1) <= 0.10)), '',
+    ]
+
+
 def chart(rows, title, path):
     """A bar chart (gnuplot) of (name, value) rows."""
     data = path + '.dat'
@@ -787,6 +948,8 @@ def report(results):
         lines += report_memory(r)
     if 'sitemaps' in groups:
         lines += report_sitemaps(r)
+    if 'baidu' in groups:
+        lines += report_baidu(r)
     for key, alt in (('chart', 'throughput'), ('sitemap_chart', 'sitemaps')):
         if r.get(key):
             lines += ['![%s](%s)' % (alt, os.path.basename(r[key])), '']
@@ -906,7 +1069,7 @@ def measured_groups(r):
     if 'groups' in r:
         return r['groups']
     keys = {'yads': 'yads_full_feed_s', 'jooble': 'jooble_full_feed_utf8_s', 'memory': 'feed_peak_rss_kib_full',
-            'sitemaps': 'sitemap_ads'}
+            'sitemaps': 'sitemap_ads', 'baidu': 'baidu_documents'}
     return {g: r['when'] for g, k in keys.items() if k in r}
 
 
@@ -974,10 +1137,13 @@ def main():
             groups_when = dict(earlier['groups'], **results['groups'])
             results = dict(earlier, **results)
             results['groups'] = groups_when
+    # Baidu's group runs on boards of its own, after the others.
+    others = [g for g in groups if g != 'baidu']
     try:
-        big.start()
-        small.start()
-        feed.start(big)
+        if others:
+            big.start()
+            small.start()
+            feed.start(big)
         if 'yads' in groups:
             full_yads(big, feed, results)
             big_peak = feed.peak_rss_kib()
@@ -988,10 +1154,18 @@ def main():
             sitemaps(big, small, feed, results)
         if 'memory' in groups:
             memory(small, big, feed, results, big_peak)
+        if others:
+            feed.stop()
+            small.stop()
+            big.stop()
+            others = []
+        if 'baidu' in groups:
+            baidu(feed, results)
     finally:
-        feed.stop()
-        small.stop()
-        big.stop()
+        if others:
+            feed.stop()
+            small.stop()
+            big.stop()
     # The figures first, so that a report can be made again from them
     # (bench.py --report) without measuring again.
     with open(os.path.join(BASE, 'last-results.json'), 'w') as f:

@@ -203,6 +203,11 @@ int Render(feed::App& app, const std::vector<std::string>& args) {
   if (status != 200 || !report.complete || !closed) return 1;
   std::fprintf(stderr, "%s: %zu rows written, %zu left out\n", req.path_info.c_str(), report.rows, report.skipped);
   for (const std::string& s : report.skipped_items) std::fprintf(stderr, "  left out: %s\n", s.c_str());
+  for (const std::string& s : report.dropped_items) std::fprintf(stderr, "  item left out: %s\n", s.c_str());
+  for (const std::string& s : report.noted_items) std::fprintf(stderr, "  noted: %s\n", s.c_str());
+  if (report.dropped > report.dropped_items.size()) {
+    std::fprintf(stderr, "  ... and %zu more items\n", report.dropped - report.dropped_items.size());
+  }
   if (report.skipped > report.skipped_items.size()) {
     std::fprintf(stderr, "  ... and %zu more\n", report.skipped - report.skipped_items.size());
   }
@@ -242,6 +247,14 @@ int Write(feed::App& app, std::vector<std::string> args) {
     std::printf("%s: %zu files, %zu URLs, %zu bytes, %zu rows left out\n", args[1].c_str(), r.files.size(), r.rows,
                 bytes, r.left_out.skipped);
     for (const std::string& s : r.left_out.skipped_items) std::printf("  left out: %s\n", s.c_str());
+    for (const std::string& s : r.left_out.dropped_items) std::printf("  item left out: %s\n", s.c_str());
+    for (const std::string& s : r.left_out.noted_items) std::printf("  noted: %s\n", s.c_str());
+    if (r.left_out.noted > r.left_out.noted_items.size()) {
+      std::printf("  ... and %zu more notes\n", r.left_out.noted - r.left_out.noted_items.size());
+    }
+    if (r.left_out.dropped > r.left_out.dropped_items.size()) {
+      std::printf("  ... and %zu more items\n", r.left_out.dropped - r.left_out.dropped_items.size());
+    }
     if (r.left_out.skipped > r.left_out.skipped_items.size()) {
       std::printf("  ... and %zu more\n", r.left_out.skipped - r.left_out.skipped_items.size());
     }

@@ -101,6 +101,18 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report) {
 }
 
 void App::Log(const std::string& name, const FeedReport& report) {
+  if (report.dropped) {
+    std::string items;
+    for (const std::string& s : report.dropped_items) items += (items.empty() ? "" : "; ") + s;
+    if (report.dropped > report.dropped_items.size()) items += "; ...";
+    log_("feed " + name + ": " + std::to_string(report.dropped) + " items left out: " + items);
+  }
+  if (report.noted) {
+    std::string items;
+    for (const std::string& s : report.noted_items) items += (items.empty() ? "" : "; ") + s;
+    if (report.noted > report.noted_items.size()) items += "; ...";
+    log_("feed " + name + ": " + std::to_string(report.noted) + " notes: " + items);
+  }
   if (!report.skipped) return;
   std::string ids;
   for (const std::string& s : report.skipped_items) ids += (ids.empty() ? "" : "; ") + s;

@@ -222,9 +222,36 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       f.max_run_seconds = ParseInt(v, file, key, 3600, 31 * 86400);
     } else if (key.rfind("value.", 0) == 0 && IsName(key.substr(6))) {
       f.values[key.substr(6)] = s;
+    } else if (key.rfind("child.", 0) == 0) {
+      // child.NAME = FILE, child.NAME.max = N
+      std::string rest = key.substr(6);
+      const bool max = rest.size() > 4 && rest.compare(rest.size() - 4, 4, ".max") == 0;
+      if (max) rest.resize(rest.size() - 4);
+      if (!IsName(rest)) {
+        throw ConfigError(Where(file, v.line) + "a child query is child.NAME = FILE (NAME: letters, digits, '_', '-')" +
+                          " with child.NAME.max = N");
+      }
+      auto it = std::find_if(f.children.begin(), f.children.end(), [&](const ChildConfig& c) { return c.name == rest; });
+      if (it == f.children.end()) it = f.children.insert(f.children.end(), ChildConfig{rest, "", 20, v.line});
+      if (max) {
+        it->max_per_parent = ParseInt(v, file, key, 1, 10000);
+      } else {
+        if (s.empty()) throw ConfigError(Where(file, v.line) + key + " names the child query's SQL file");
+        it->query_file = Resolve(base, s);
+        it->line = v.line;
+      }
     } else {
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [feed " + f.name + "]");
     }
+  }
+  for (const ChildConfig& c : f.children) {
+    if (c.query_file.empty()) {
+      throw ConfigError(Where(file, c.line) + "child." + c.name + ".max without child." + c.name + " = FILE");
+    }
+  }
+  if (!f.children.empty() && f.keyset.size() != 1) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name +
+                      "] has child queries: its keyset is one integer field (the parent's id)");
   }
   if (!have_content_type && f.format == Format::kText) f.content_type = "text/plain";
   if (f.format == Format::kText && f.encoding != Charset::kUtf8) {

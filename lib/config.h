@@ -95,6 +95,15 @@ constexpr int kMaxPartItems = 50000;
 constexpr int64_t kMaxXmlPartBytes = 52428800;
 constexpr int64_t kMaxTextPartBytes = 10485760;
 
+// A child query of a feed (children.h): child.NAME = FILE, and
+// child.NAME.max = N, the rows one parent carries at most (default 20).
+struct ChildConfig {
+  std::string name;
+  std::string query_file;
+  int max_per_parent = 20;
+  int line = 0;
+};
+
 struct FeedConfig {
   std::string name;              // from the section header
   std::string path;              // PATH_INFO that selects it: "/yads"; "" for a set's section
@@ -123,6 +132,7 @@ struct FeedConfig {
   int settle_seconds = 10;                    // written date = run start - settle
   int max_run_seconds = 604800;               // a token whose run began longer ago gets 400
   std::map<std::string, std::string> values;  // value.KEY = ...: {value.KEY} in the template
+  std::vector<ChildConfig> children;          // child.NAME = FILE: rows of other tables per row
 };
 
 // A document set: parts of its section feeds, each part a keyset range of

@@ -79,6 +79,8 @@ class Rows {
 class Database {
  public:
   explicit Database(DatabaseConfig config);
+  // The settings it connects with (a second connection: Database(config())).
+  const DatabaseConfig& config() const { return config_; }
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;

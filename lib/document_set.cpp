@@ -348,6 +348,14 @@ WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::stri
       file.Close();
       for (std::string& s : r.skipped_items) out.left_out.Skip(f->config().name + ": " + s);
       out.left_out.skipped += r.skipped - std::min(r.skipped, r.skipped_items.size());
+      for (std::string& s : r.dropped_items) {
+        if (out.left_out.dropped_items.size() < 1000) out.left_out.dropped_items.push_back(f->config().name + ": " + s);
+      }
+      out.left_out.dropped += r.dropped;
+      for (std::string& s : r.noted_items) {
+        if (out.left_out.noted_items.size() < 1000) out.left_out.noted_items.push_back(f->config().name + ": " + s);
+      }
+      out.left_out.noted += r.noted;
       if (r.rows == 0) {
         // No URL: a sitemap must list at least one, so the part is not
         // written (a section with no rows has no parts).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "children.h"
 #include "continue_token.h"
 #include "datetime.h"
 #include "error.h"
@@ -36,6 +37,54 @@ class QueryChunks : public ChunkReader {
   const Keyset& keyset_;
   SqlParams params_;
   bool stream_;
+};
+
+// One child query, run once per chunk of parents, its rows streamed (on a
+// connection of their own, so that they arrive while the chunk renders).
+class QueryChildren : public ChildReader {
+ public:
+  QueryChildren(Database& db, const SqlQuery& query, const std::string& key, SqlParams params)
+      : db_(db), query_(query), after_("after_" + key), until_("until_" + key), params_(std::move(params)) {}
+  Rows Read(int64_t after, int64_t until) override {
+    params_[after_] = after;
+    params_[until_] = until;
+    try {
+      return db_.Stream(query_, params_);
+    } catch (const FeedError& e) {
+      if (e.kind() != ErrorKind::kInternal) throw;
+      throw InternalError(query_.file + ": " + e.what());
+    }
+  }
+
+ private:
+  Database& db_;
+  const SqlQuery& query_;
+  std::string after_, until_;
+  SqlParams params_;
+};
+
+// The parents' reader, the child queries' connection and readers, and the
+// merge, owned together (and destroyed in the reverse order: the merge's
+// streamed results before their connection).
+class FamilyReader : public ChunkReader {
+ public:
+  FamilyReader(std::unique_ptr<Database> child_db, std::unique_ptr<ChunkReader> parents,
+               std::vector<std::unique_ptr<QueryChildren>> children, const Keyset& keyset,
+               std::vector<ChildSource> sources)
+      : child_db_(std::move(child_db)),
+        parents_(std::move(parents)),
+        children_(std::move(children)),
+        family_(*parents_, keyset, std::move(sources)) {}
+  Rows Read(const Position& after, const Position& until, size_t limit) override {
+    return family_.Read(after, until, limit);
+  }
+  const RowChildren* ChildrenOf(const Position& pos) override { return family_.ChildrenOf(pos); }
+
+ private:
+  std::unique_ptr<Database> child_db_;
+  std::unique_ptr<ChunkReader> parents_;
+  std::vector<std::unique_ptr<QueryChildren>> children_;
+  FamilyChunks family_;
 };
 
 }  // namespace
@@ -84,8 +133,44 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
   };
   check(query_);
   if (state_query_) check(*state_query_);
+  // Child queries, in the order the template numbers them.
+  for (const std::string& name : template_.Children()) {
+    auto it = std::find_if(config_.children.begin(), config_.children.end(),
+                           [&](const ChildConfig& c) { return c.name == name; });
+    if (it == config_.children.end()) {
+      throw ConfigError(config_.template_file + ": feed:each=\"" + name + "\" names no child query: add child." +
+                        name + " = FILE to [feed " + config_.name + "]");
+    }
+    child_configs_.push_back(*it);
+  }
+  for (const ChildConfig& c : config_.children) {
+    if (std::find(template_.Children().begin(), template_.Children().end(), c.name) == template_.Children().end()) {
+      throw ConfigError(config_.template_file + ": [feed " + config_.name + "] child." + c.name +
+                        " is not used: no element has feed:each=\"" + c.name + "\"");
+    }
+  }
+  std::string children_ident;
+  for (const ChildConfig& c : child_configs_) {
+    SqlQuery q = LoadSqlQuery(c.query_file);
+    q.charset = config_.db_charset;
+    const std::string& k = config_.keyset[0];
+    for (const char* need : {"after_", "until_"}) {
+      if (!q.Uses(need + k)) {
+        throw ConfigError(q.file + ": a child query must use :" + std::string(need) + k +
+                          " (its rows are read for a chunk of parents at a time)");
+      }
+    }
+    for (const std::string& p : q.params) {
+      if (p != "now" && p != "max_per_parent" && p != "after_" + k && p != "until_" + k && !site_params_.count(p)) {
+        throw ConfigError(q.file + ": unknown parameter :" + p + " (known: :after_" + k + ", :until_" + k +
+                          ", :max_per_parent, :now, :site_KEY)");
+      }
+    }
+    children_ident += '\0' + q.text + '\0' + std::to_string(c.max_per_parent);
+    child_queries_.push_back(std::move(q));
+  }
   std::string ident = template_text + '\0' + query_.text + '\0' + (state_query_ ? state_query_->text : "") + '\0' +
-                      CharsetName(config_.encoding);
+                      CharsetName(config_.encoding) + children_ident;
   identity_ = SipHash24(0x6665656466636769ULL, 0x6964656e74697479ULL, ident);
   weak_tags_ = template_.Writes("feed.date") || template_.Writes("feed.continue");
 }
@@ -110,6 +195,16 @@ void Feed::Bind(Database& db) {
     db.Describe(*state_query_);
     StateStore(db).CheckSeen();
   }
+  child_columns_.clear();
+  for (size_t c = 0; c < child_queries_.size(); ++c) {
+    std::vector<Column> cc = db.Describe(child_queries_[c]);
+    if (std::none_of(cc.begin(), cc.end(), [](const Column& x) { return x.name == "parent"; })) {
+      throw ConfigError(child_queries_[c].file + ": a child query returns a column named parent (the parent's " +
+                        config_.keyset[0] + ")");
+    }
+    template_.BindChildColumns(child_configs_[c].name, cc, child_queries_[c].file);
+    child_columns_.push_back(std::move(cc));
+  }
   bound_ = true;
 }
 
@@ -121,7 +216,26 @@ SqlParams Feed::RunParams(const std::string& since, const std::string& now) cons
 }
 
 std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const {
-  return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream);
+  if (child_queries_.empty()) return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream);
+  // The child rows stream on a connection of their own while the parents'
+  // connection reads the next chunk.
+  auto child_db = std::make_unique<Database>(db.config());
+  std::vector<std::unique_ptr<QueryChildren>> readers;
+  std::vector<ChildSource> sources;
+  for (size_t c = 0; c < child_queries_.size(); ++c) {
+    SqlParams cp;
+    for (const std::string& p : child_queries_[c].params) {
+      if (auto it = params.find(p); it != params.end()) cp[p] = it->second;
+    }
+    cp["max_per_parent"] = static_cast<int64_t>(child_configs_[c].max_per_parent);
+    readers.push_back(
+        std::make_unique<QueryChildren>(*child_db, child_queries_[c], config_.keyset[0], std::move(cp)));
+    sources.push_back({child_configs_[c].name, child_columns_.at(c), readers.back().get(),
+                       static_cast<size_t>(child_configs_[c].max_per_parent)});
+  }
+  return std::make_unique<FamilyReader>(std::move(child_db),
+                                        std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream),
+                                        std::move(readers), keyset_, std::move(sources));
 }
 
 Feed::StateView Feed::State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip,

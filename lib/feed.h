@@ -24,6 +24,10 @@
 // change cannot, that a row was hard-deleted (a count and a sum of ids).
 // Every column goes into the ETag; Last-Modified is the newest change or,
 // when later, the moment the engine first saw this state (see State).
+// Child queries (child.NAME = FILE) bind :after_FIELD and :until_FIELD to
+// a chunk's range, :max_per_parent, :now and :site_KEY (see children.h);
+// every one the template's feed:each names must be configured, and every
+// one configured must be used.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +70,9 @@ class Feed {
   // The values every query of a run binds: :site_KEY, :since, :now.
   SqlParams RunParams(const std::string& since, const std::string& now) const;
 
-  // Reads this feed's rows chunk by chunk with `params` (RunParams) bound.
+  // Reads this feed's rows chunk by chunk with `params` (RunParams) bound;
+  // with child queries, each chunk's children too (children.h), one query
+  // per child query and chunk. REQUIRES: Bind.
   std::unique_ptr<ChunkReader> Reader(Database& db, SqlParams params) const;
 
   // What the state query says about one response.
@@ -101,6 +107,9 @@ class Feed {
   TimeZone zone_;
   SqlQuery query_;
   std::optional<SqlQuery> state_query_;
+  std::vector<SqlQuery> child_queries_;       // in the template's Children() order
+  std::vector<ChildConfig> child_configs_;    // likewise
+  std::vector<std::vector<Column>> child_columns_;
   Keyset keyset_;
   SqlParams site_params_;  // :site_KEY values from [site]
   uint64_t identity_;

@@ -1,5 +1,9 @@
 #include "filters.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
 #include "ascii.h"
 #include "datetime.h"
 #include "legacy_html.h"
@@ -58,6 +62,112 @@ void NoScheme(std::string_view in, std::string& out, const TimeZone&) {
 // like percent-encoded as UTF-8 (url.h).
 void Url(std::string_view in, std::string& out, const TimeZone&) { AppendUriEncoded(out, in); }
 
+// "YYYY-MM-DDThh:mm:ss", site time without an offset (Baidu's lastmod).
+void IsoLocal(std::string_view in, std::string& out, const TimeZone&) {
+  if (auto t = AsTime(in)) {
+    std::string s = FormatSqlDateTime(*t);
+    s[10] = 'T';
+    out += s;
+  }
+}
+
+// "2013-7-9 19:48": month and day without a leading zero, hour and minute
+// with (Baidu's datePublished and commentTime, as the seed writes them).
+void YmdHm(std::string_view in, std::string& out, const TimeZone&) {
+  if (auto t = AsTime(in)) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%04d-%d-%d %02d:%02d", t->year, t->month, t->day, t->hour, t->minute);
+    out += buf;
+  }
+}
+
+// A byte count as a size of at least three characters, 1024-based:
+// 10 to 1023 bytes as "512B"; from 1 KB on the largest unit of KB, MB, GB
+// that gives at least 1, with one decimal below 10 ("3.4MB") and whole
+// above ("112KB"), rounded half up (1023.5 KB is "1.0MB"); under 10 bytes
+// in hundredths of a KB, rounded up ("0.01KB": "9B" is two characters short).
+// A value that is not a whole number of bytes renders empty.
+void FileSize(std::string_view in, std::string& out, const TimeZone&) {
+  std::string_view v = TrimSpace(in);
+  if (v.empty() || v.size() > 17 || v.find_first_not_of("0123456789") != std::string_view::npos) return;
+  const uint64_t n = std::stoull(std::string(v));
+  char buf[48];
+  if (n < 10) {
+    std::snprintf(buf, sizeof buf, "0.%02dKB", static_cast<int>((n * 100 + 1023) / 1024));
+    out += buf;
+    return;
+  }
+  if (n < 1024) {
+    out += std::to_string(n) + "B";
+    return;
+  }
+  static const char* const kUnits[] = {"KB", "MB", "GB"};
+  int unit = 0;
+  uint64_t base = 1024;
+  while (unit < 2 && n >= base * 1024) {
+    base *= 1024;
+    ++unit;
+  }
+  // Tenths, rounded half up, in integers (no binary fractions to round).
+  uint64_t tenths = (n * 10 + base / 2) / base;
+  if (tenths >= 100) {
+    uint64_t whole = (n + base / 2) / base;
+    if (whole >= 1024 && unit < 2) {
+      ++unit;
+      base *= 1024;
+      tenths = (n * 10 + base / 2) / base;  // 1.0 of the next unit
+      std::snprintf(buf, sizeof buf, "%llu.%llu%s", static_cast<unsigned long long>(tenths / 10),
+                    static_cast<unsigned long long>(tenths % 10), kUnits[unit]);
+    } else {
+      std::snprintf(buf, sizeof buf, "%llu%s", static_cast<unsigned long long>(whole), kUnits[unit]);
+    }
+  } else {
+    std::snprintf(buf, sizeof buf, "%llu.%llu%s", static_cast<unsigned long long>(tenths / 10),
+                  static_cast<unsigned long long>(tenths % 10), kUnits[unit]);
+  }
+  out += buf;
+}
+
+// A file's extension as one of the file types Baidu's document sitemap
+// knows (seed 002): the upper-case extension where its list has it,
+// otherwise the family (images, HTML/CHM, archives, Flash), else 其他
+// ("other"). Case, spaces and a leading dot do not matter.
+struct BaiduKind {
+  const char* ext;
+  const char* type;
+};
+constexpr BaiduKind kBaiduKinds[] = {
+    {"pdf", "PDF"},        {"ppt", "PPT"},        {"pptx", "PPTX"},      {"doc", "DOC"},        {"docx", "DOCX"},
+    {"xls", "XLS"},        {"xlsx", "XLSX"},      {"txt", "TXT"},        {"rtf", "RTF"},        {"exe", "EXE"},
+    {"zip", "ZIP"},        {"rar", "RAR"},        {"jpg", "图片"},       {"jpeg", "图片"},      {"png", "图片"},
+    {"gif", "图片"},       {"bmp", "图片"},       {"webp", "图片"},      {"tif", "图片"},       {"tiff", "图片"},
+    {"svg", "图片"},       {"html", "HTML/CHM"},  {"htm", "HTML/CHM"},   {"chm", "HTML/CHM"},   {"mht", "HTML/CHM"},
+    {"mhtml", "HTML/CHM"}, {"7z", "压缩文件"},    {"gz", "压缩文件"},    {"tgz", "压缩文件"},   {"tar", "压缩文件"},
+    {"bz2", "压缩文件"},   {"xz", "压缩文件"},    {"cab", "压缩文件"},   {"iso", "压缩文件"},   {"swf", "Flash"},
+};
+
+// The seed's type of an extension (case, spaces and a leading dot aside),
+// or nullptr.
+const char* BaiduTypeOf(std::string_view in) {
+  std::string_view v = TrimSpace(in);
+  if (!v.empty() && v[0] == '.') v.remove_prefix(1);
+  std::string ext;
+  for (char c : v) ext += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (const BaiduKind& k : kBaiduKinds) {
+    if (ext == k.ext) return k.type;
+  }
+  return nullptr;
+}
+
+// A file's extension as one of the file types Baidu's document sitemap
+// knows (seed 002): the upper-case extension where its list has it,
+// otherwise the family (images, HTML/CHM, archives, Flash), else 其他
+// ("other").
+void BaiduFileType(std::string_view in, std::string& out, const TimeZone&) {
+  const char* t = BaiduTypeOf(in);
+  out += t ? t : "其他";
+}
+
 struct Entry {
   const char* name;
   FilterFn fn;
@@ -66,6 +176,8 @@ constexpr Entry kFilters[] = {
     {"plain", Plain},           {"trim", Trim},         {"flag", Flag},     {"date", Date},
     {"datetime", DateTime},     {"dmy", DayMonthYear},  {"rfc822", Rfc822}, {"rfc3339", Rfc3339},
     {"rfc3339utc", Rfc3339Utc}, {"noscheme", NoScheme},   {"url", Url},
+    {"isolocal", IsoLocal},     {"ymdhm", YmdHm},       {"filesize", FileSize},
+    {"baidu_filetype", BaiduFileType},
 };
 
 }  // namespace
@@ -76,6 +188,8 @@ FilterFn FindFilter(std::string_view name) {
   }
   return nullptr;
 }
+
+bool IsKnownBaiduFileType(std::string_view ext) { return BaiduTypeOf(ext) != nullptr; }
 
 std::string FilterNames() {
   std::string s;

@@ -20,4 +20,7 @@ FilterFn FindFilter(std::string_view name);
 // The names, for error messages: "plain, trim, flag, ...".
 std::string FilterNames();
 
+// True when baidu_filetype knows `ext` (it writes 其他 for the others).
+bool IsKnownBaiduFileType(std::string_view ext);
+
 }  // namespace feed

@@ -44,7 +44,7 @@ PartPlan RefreshPlan(const Template& tmpl, KeysetRows& rows, int lastmod_column,
       part_has_row = false;
     }
     scratch.clear();
-    const bool written = tmpl.RenderRow(scratch, rows.row(), nullptr);
+    const bool written = tmpl.RenderRow(scratch, rows.row(), rows.children(), nullptr, nullptr);
     const int64_t size = static_cast<int64_t>(scratch.size());
     PartRange* p = &plan.parts[cur];
     const bool open = !p->until;

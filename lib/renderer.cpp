@@ -1,5 +1,6 @@
 #include "renderer.h"
 
+#include "children.h"
 #include "error.h"
 
 namespace feed {
@@ -7,6 +8,11 @@ namespace {
 
 constexpr size_t kFlushBytes = 64 * 1024;
 constexpr size_t kMaxReportedItems = 1000;
+
+std::string Describe(const RowRejection& why) {
+  return (why.item.empty() ? "" : "item " + why.item + ": ") +
+         (why.field.empty() ? "" : why.field + "='" + why.value + "' ") + "breaks " + why.rule;
+}
 
 }  // namespace
 
@@ -48,6 +54,7 @@ RenderReport DocumentRenderer::Segment(Sink& out, DocumentValues doc,
   size_t flushed = 0;
   size_t taken = 0;
   RowRejection why;
+  std::vector<RowRejection> dropped;
   while (Pull()) {
     if (limits_.rows && taken >= limits_.rows) {
       report.more = true;
@@ -64,13 +71,13 @@ RenderReport DocumentRenderer::Segment(Sink& out, DocumentValues doc,
       }
     }
     const size_t mark = buf.size();
-    if (!tmpl_.RenderRow(buf, row, &why)) {
+    dropped.clear();
+    if (!tmpl_.RenderRow(buf, row, rows_.children(), &why, &dropped)) {
       have_row_ = false;
       ++taken;
       report.has_last = true;
       report.last = pos;
-      report.Skip((why.item.empty() ? "" : "item " + why.item + ": ") +
-                  (why.field.empty() ? "" : why.field + "='" + why.value + "' ") + "breaks " + why.rule);
+      report.Skip(Describe(why));
       continue;
     }
     if (limits_.bytes && flushed + buf.size() + tail_reserve > limits_.bytes) {
@@ -81,6 +88,12 @@ RenderReport DocumentRenderer::Segment(Sink& out, DocumentValues doc,
     have_row_ = false;
     ++taken;
     ++report.rows;
+    for (const RowRejection& d : dropped) {
+      size_t& n = d.note ? report.noted : report.dropped;
+      std::vector<std::string>& items = d.note ? report.noted_items : report.dropped_items;
+      ++n;
+      if (items.size() < kMaxReportedItems) items.push_back(Describe(d));
+    }
     report.has_last = true;
     report.last = pos;
     if (lastmod_column_ >= 0) {

@@ -40,6 +40,10 @@ struct RenderReport {
   bool has_last = false;                   // a row was taken...
   Position last;                           // ...and this was its position
   std::string newest;                      // greatest value of the lastmod column among rows written
+  size_t dropped = 0;                      // items of repeated elements left out by their rules, in rows written
+  std::vector<std::string> dropped_items;  // "item 7: comments.body='' breaks required", the first 1000
+  size_t noted = 0;                        // feed:note rules broken by rows written all the same
+  std::vector<std::string> noted_items;    // "item 7: ext='odt' breaks filetype", the first 1000
 
   // Adds a left-out row (keeps the first 1000 descriptions).
   void Skip(std::string what);

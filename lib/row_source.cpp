@@ -78,6 +78,7 @@ bool KeysetRows::Next() {
   }
   after_ = pos_;
   ++taken_;
+  children_ = reader_.ChildrenOf(pos_);
   return true;
 }
 

@@ -18,12 +18,17 @@
 
 namespace feed {
 
+class RowChildren;  // children.h
+
 class ChunkReader {
  public:
   virtual ~ChunkReader() = default;
   // At most `limit` rows strictly after `after` and not after `until`, in
   // keyset order.
   virtual Rows Read(const Position& after, const Position& until, size_t limit) = 0;
+  // The child rows of the row at `pos`, just read (children.h); nullptr
+  // for a reader of rows without children.
+  virtual const RowChildren* ChildrenOf(const Position& /*pos*/) { return nullptr; }
 };
 
 // Rows held in memory: the unit tests' database. Each row is a list of
@@ -57,6 +62,8 @@ class KeysetRows {
   bool Next();
   // The current row and its position. REQUIRES: Next() returned true.
   const Rows& row() const { return rows_; }
+  // The current row's child rows, or nullptr (a feed without child queries).
+  const RowChildren* children() const { return children_; }
   const Position& position() const { return pos_; }
   const Keyset& keyset() const { return keyset_; }
   // Rows returned so far, and queries run.
@@ -72,6 +79,7 @@ class KeysetRows {
   size_t fetch_rows_, max_rows_;
   Rows rows_;
   Position pos_;
+  const RowChildren* children_ = nullptr;
   size_t in_chunk_ = 0, chunk_limit_ = 0;
   size_t taken_ = 0, chunks_ = 0;
   bool started_ = false, done_ = false;

@@ -104,6 +104,12 @@ void Spool::Spill() {
   auto open = [&] { return ::open(name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644); };
   fd_ = open();
   if (fd_ < 0 && errno == ENOENT && ::mkdir(dir_.path().c_str(), 0755) == 0) fd_ = open();  // made on first use
+  // The name is taken: another SpoolDir of this process (two configs over
+  // one folder) or a dead process of the same pid left it. The next one.
+  for (int tries = 0; fd_ < 0 && errno == EEXIST && tries < 1000; ++tries) {
+    name_ = dir_.NewName();
+    fd_ = open();
+  }
   if (fd_ < 0) Fail("cannot create a file", name_);
   ::fchmod(fd_, 0644);  // the web server reads it, whatever the umask
 }

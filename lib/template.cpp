@@ -10,31 +10,50 @@
 #include "config.h"
 #include "error.h"
 #include "url.h"
+#include "value_list.h"
+#include "children.h"
 
 namespace feed {
 namespace {
 
-enum class OpCode { kLiteral, kRowValue, kDocValue, kIf };
+enum class OpCode { kLiteral, kRowValue, kDocValue, kIf, kRepeat };
 enum class DocVar { kDate, kContinue, kMore, kName, kUpdated };
 
 struct Op {
   OpCode code = OpCode::kLiteral;
   std::string literal;  // kLiteral: bytes ready to write
   bool row = false;     // kIf: tests a row field (else a document value)
-  int field = -1;       // kRowValue, kIf on a row: index into Plan::fields
+  int field = -1;       // kRowValue, kIf on a row: index into Plan::fields, or the scope's fields
+  int scope = 0;        // 0: the row; s > 0: Plan::scopes[s - 1] (also kRepeat's scope)
   DocVar doc = DocVar::kDate;
   std::vector<FilterFn> filters;
   XmlContext ctx = XmlContext::kText;
   bool negate = false;  // kIf: "!name"
-  size_t skip_to = 0;   // kIf: where to go when the test fails
+  size_t skip_to = 0;   // kIf: where to go when the test fails; kRepeat: the op after its body
 };
 
-enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl };
+enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl, kFileType };
 struct Rule {
   int field;
   RuleKind kind;
   size_t n = 0;
   std::string text;  // as written, for the report
+};
+
+// A repeated element inside the row element: once per row of a child
+// query (feed:each="NAME") or per piece of a row field (feed:split).
+struct Scope {
+  bool split = false;
+  std::string name;                 // the child query, or the split field
+  int split_field = -1;             // split: the row field split (Plan::fields)
+  std::string separators;           // split: feed:sep
+  std::vector<std::string> fields;  // child: its fields; split: the piece alone
+  std::vector<int> field_lines;
+  std::vector<int> columns;  // child: fields[i] -> the child query's column
+  std::vector<Rule> rules;   // feed:require on the repeated element, on its fields
+  size_t min = 0;            // feed:min: fewer items kept leaves the row out
+  int child = -1;            // child: index into Plan::children
+  int line = 0;
 };
 
 size_t CountChars(std::string_view s) {
@@ -54,7 +73,10 @@ struct Template::Plan {
   std::vector<int> field_lines;
   std::vector<int> columns;  // fields[i] -> result column, after BindColumns
   std::vector<Rule> rules;
+  std::vector<Rule> notes;  // feed:note: broken, the row is kept and the break reported
   int key_field = -1;  // feed:key: names a rejected row
+  std::vector<Scope> scopes;
+  std::vector<std::string> children;  // child queries named by feed:each, in first-use order
 };
 
 namespace {
@@ -98,6 +120,25 @@ class Compiler {
   }
   void MarkupText(std::string_view utf8) {
     if (markup_) LiteralText(utf8, XmlContext::kText);
+  }
+
+  // A field as the current scope sees it: inside a child element a child
+  // field; inside a split element the piece under the split field's name,
+  // other names being row fields. Sets *scope to where it lives.
+  int ScopedField(const std::string& name, int line, int* scope) {
+    *scope = 0;
+    if (scope_ > 0) {
+      Scope& sc = p_->scopes[scope_ - 1];
+      if (!sc.split || name == sc.name) {
+        *scope = scope_;
+        auto it = std::find(sc.fields.begin(), sc.fields.end(), name);
+        if (it != sc.fields.end()) return static_cast<int>(it - sc.fields.begin());
+        sc.fields.push_back(name);
+        sc.field_lines.push_back(line);
+        return static_cast<int>(sc.fields.size() - 1);
+      }
+    }
+    return FieldIndex(name, line);
   }
 
   int FieldIndex(const std::string& name, int line) {
@@ -186,7 +227,7 @@ class Compiler {
     } else {
       if (!in_row_) throw Error(line, "row field {" + name + "} outside the feed:each element");
       op.code = OpCode::kRowValue;
-      op.field = FieldIndex(name, line);
+      op.field = ScopedField(name, line, &op.scope);
     }
     section_->push_back(std::move(op));
   }
@@ -220,7 +261,9 @@ class Compiler {
     LiteralText(lit, ctx);
   }
 
-  void Rules(std::string_view spec, int line) {
+  // feed:require (or, with `notes`, feed:note on the row element).
+  void Rules(std::string_view spec, int line, bool notes = false) {
+    std::vector<Rule>& rules = notes ? p_->notes : scope_ > 0 ? p_->scopes[scope_ - 1].rules : p_->rules;
     std::istringstream in{std::string(spec)};
     std::string tok;
     while (in >> tok) {
@@ -231,23 +274,83 @@ class Compiler {
       std::string field = tok.substr(0, colon), rule = tok.substr(colon + 1);
       if (!IsName(field) || field.find('.') != std::string::npos)
         throw Error(line, "feed:require: '" + field + "' is not a row field");
-      r.field = FieldIndex(field, line);
+      int scope = 0;
+      r.field = ScopedField(field, line, &scope);
+      if (scope != scope_) throw Error(line, "feed:require on a split element names its field, '" + field + "' is not it");
       r.text = rule;
       if (rule == "required")
         r.kind = RuleKind::kRequired;
       else if (rule == "alnum")
         r.kind = RuleKind::kAlnum;
       else if (rule == "url")
-        r.kind = RuleKind::kUrl;
+        r.kind = RuleKind::kUrl, r.n = 2048;
+      else if (rule == "filetype")
+        r.kind = RuleKind::kFileType;
+      else if (rule.rfind("url=", 0) == 0 && rule.size() > 4 && rule.size() < 10 &&
+               rule.find_first_not_of("0123456789", 4) == std::string::npos && std::stoul(rule.substr(4)) > 0)
+        r.kind = RuleKind::kUrl, r.n = std::stoul(rule.substr(4));
       else if (rule.rfind("maxlen=", 0) == 0 && rule.size() > 7 && rule.size() < 14 &&
                rule.find_first_not_of("0123456789", 7) == std::string::npos) {
         r.kind = RuleKind::kMaxLen;
         r.n = std::stoul(rule.substr(7));
       } else {
-        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url");
+        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url, url=N, filetype");
       }
-      p_->rules.push_back(r);
+      rules.push_back(r);
     }
+  }
+
+  void BeginRepeat(const char* each, const char* split, const char* sep, const char* min, const char* cond,
+                   const char* key, int line) {
+    if (!in_row_) throw Error(line, "feed:split stands inside the feed:each=\"row\" element");
+    if (scope_ > 0) throw Error(line, "repeated elements do not nest");
+    if (each && split) throw Error(line, "feed:each and feed:split on one element");
+    if (cond) throw Error(line, "feed:if and a repeated element on one element (put the feed:if on its parent)");
+    if (key) throw Error(line, "feed:key belongs on the feed:each=\"row\" element");
+    Scope sc;
+    sc.line = line;
+    if (split) {
+      std::string f(TrimSpace(split));
+      if (!IsName(f) || f.find('.') != std::string::npos) throw Error(line, "feed:split names a row field");
+      sc.split = true;
+      sc.name = f;
+      sc.split_field = FieldIndex(f, line);
+      sc.fields.push_back(f);
+      sc.field_lines.push_back(line);
+      sc.separators = sep ? std::string(sep) : std::string(kDefaultListSeparators);
+      if (!IsListSeparatorSet(sc.separators)) {
+        throw Error(line, "feed:sep is 1 to 16 separator characters, no spaces or control characters");
+      }
+    } else {
+      if (sep) throw Error(line, "feed:sep belongs on a feed:split element");
+      std::string n(TrimSpace(each));
+      if (!IsName(n) || n.find('.') != std::string::npos) throw Error(line, "feed:each names a child query");
+      sc.name = n;
+      auto it = std::find(p_->children.begin(), p_->children.end(), n);
+      if (it == p_->children.end()) it = p_->children.insert(p_->children.end(), n);
+      sc.child = static_cast<int>(it - p_->children.begin());
+    }
+    if (min) {
+      std::string m(TrimSpace(min));
+      if (m.empty() || m.size() > 6 || m.find_first_not_of("0123456789") != std::string::npos) {
+        throw Error(line, "feed:min is a whole number");
+      }
+      sc.min = std::stoul(m);
+    }
+    p_->scopes.push_back(std::move(sc));
+    scope_ = static_cast<int>(p_->scopes.size());
+    Op op;
+    op.code = OpCode::kRepeat;
+    op.scope = scope_;
+    repeat_at_ = section_->size();
+    section_->push_back(std::move(op));
+  }
+
+  void EndRepeat() {
+    Op end;  // ends the body, as for feed:if
+    section_->push_back(std::move(end));
+    (*section_)[repeat_at_].skip_to = section_->size() - 1;
+    scope_ = 0;
   }
 
   void Element(const tinyxml2::XMLElement* e) {
@@ -259,9 +362,21 @@ class Compiler {
     const char* cond = nullptr;
     const char* require = nullptr;
     const char* key = nullptr;
+    const char* split = nullptr;
+    const char* note = nullptr;
+    const char* sep = nullptr;
+    const char* min = nullptr;
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       std::string an = a->Name();
-      if (an == "feed:each")
+      if (an == "feed:split")
+        split = a->Value();
+      else if (an == "feed:note")
+        note = a->Value();
+      else if (an == "feed:sep")
+        sep = a->Value();
+      else if (an == "feed:min")
+        min = a->Value();
+      else if (an == "feed:each")
         each = a->Value();
       else if (an == "feed:key")
         key = a->Value();
@@ -270,14 +385,29 @@ class Compiler {
       else if (an == "feed:require")
         require = a->Value();
       else if (an.rfind("feed:", 0) == 0)
-        throw Error(line, "unknown directive " + an + "; known: feed:each, feed:if, feed:require, feed:key");
+        throw Error(line, "unknown directive " + an +
+                              "; known: feed:each, feed:if, feed:require, feed:note, feed:key, feed:split, feed:sep, feed:min");
       else
         CheckMarkupName(an, "attribute", a->GetLineNum());
     }
-    if (require && !each) throw Error(line, "feed:require belongs on the feed:each element");
+    // feed:each="NAME" (not "row") or feed:split inside the row element: a
+    // repeated element.
+    const bool repeat = split || (each && std::string(TrimSpace(each)) != "row" && in_row_);
+    if (repeat) {
+      BeginRepeat(each, split, sep, min, cond, key, line);
+      if (require) Rules(require, line);
+      each = nullptr;
+      cond = nullptr;
+    } else if (sep || min) {
+      throw Error(line, "feed:sep and feed:min belong on a repeated element (feed:each=\"NAME\" or feed:split)");
+    }
+    if (require && !each && !repeat) throw Error(line, "feed:require belongs on the feed:each element");
     if (key && !each) throw Error(line, "feed:key belongs on the feed:each element");
+    if (note && !each) throw Error(line, "feed:note belongs on the feed:each element");
     if (each) {
-      if (std::string(each) != "row") throw Error(line, "feed:each takes \"row\"");
+      if (std::string(each) != "row") {
+        throw Error(line, "feed:each takes \"row\" on the repeated row element, or a child query's name inside it");
+      }
       if (seen_each_) throw Error(line, "a second feed:each element");
       if (cond) throw Error(line, "feed:if and feed:each on one element");
       if (if_depth_ > 0) throw Error(line, "the feed:each element cannot be inside a feed:if element");
@@ -285,6 +415,7 @@ class Compiler {
       in_row_ = true;
       section_ = &p_->row;
       if (require) Rules(require, line);
+      if (note) Rules(note, line, /*notes=*/true);
       if (key) {
         std::string k(TrimSpace(key));
         if (!IsName(k) || k.find('.') != std::string::npos) throw Error(line, "feed:key names a row field");
@@ -316,6 +447,15 @@ class Compiler {
         op.negate = true;
         c = std::string(TrimSpace(c.substr(1)));
       }
+      // feed:if="field|filter|...": the value after the filters is tested
+      // (legacy HTML that is only markup has no text).
+      for (size_t bar; (bar = c.rfind('|')) != std::string::npos;) {
+        const std::string f(TrimSpace(std::string_view(c).substr(bar + 1)));
+        FilterFn fn = FindFilter(f);
+        if (!fn) throw Error(line, "unknown filter '" + f + "'; known: " + FilterNames());
+        op.filters.insert(op.filters.begin(), fn);
+        c = std::string(TrimSpace(c.substr(0, bar)));
+      }
       if (!IsName(c)) throw Error(line, "feed:if takes a name or !name");
       if (c.find('.') != std::string::npos) {
         if (in_row_) throw Error(line, "feed:if on " + c + ": feed.* values stand outside the feed:each element");
@@ -323,7 +463,7 @@ class Compiler {
       } else {
         if (!in_row_) throw Error(line, "feed:if on row field '" + c + "' outside the feed:each element");
         op.row = true;
-        op.field = FieldIndex(c, line);
+        op.field = ScopedField(c, line, &op.scope);
       }
       if_at = section_->size();
       section_->push_back(std::move(op));
@@ -379,6 +519,7 @@ class Compiler {
       MarkupText(name);
       Markup(">\n");
     }
+    if (repeat) EndRepeat();
     if (each && !markup_) Literal("\n");  // plain text: a line per row
     if (cond) {
       // Ends the op list so the skip lands after the element even when a
@@ -401,6 +542,8 @@ class Compiler {
   bool seen_each_ = false;
   bool in_row_ = false;
   int if_depth_ = 0;
+  int scope_ = 0;  // the repeated element being compiled (Plan::scopes index + 1), or 0
+  size_t repeat_at_ = 0;
   const bool markup_;  // false for plain text: only the row's text, a line per row
 };
 
@@ -455,6 +598,35 @@ Charset Template::charset() const { return plan_->enc->charset(); }
 Format Template::format() const { return plan_->enc->format(); }
 const std::string& Template::file() const { return plan_->file; }
 std::vector<std::string> Template::Fields() const { return plan_->fields; }
+const std::vector<std::string>& Template::Children() const { return plan_->children; }
+
+std::vector<std::string> Template::ChildFields(const std::string& child) const {
+  std::vector<std::string> out;
+  for (const Scope& sc : plan_->scopes) {
+    if (sc.split || sc.name != child) continue;
+    for (const std::string& f : sc.fields) {
+      if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    }
+  }
+  return out;
+}
+
+void Template::BindChildColumns(const std::string& child, const std::vector<Column>& columns,
+                                const std::string& query_file) {
+  for (Scope& sc : plan_->scopes) {
+    if (sc.split || sc.name != child) continue;
+    sc.columns.assign(sc.fields.size(), -1);
+    for (size_t i = 0; i < sc.fields.size(); ++i) {
+      for (size_t c = 0; c < columns.size(); ++c) {
+        if (columns[c].name == sc.fields[i]) sc.columns[i] = static_cast<int>(c);
+      }
+      if (sc.columns[i] < 0) {
+        throw ConfigError(plan_->file + ":" + std::to_string(sc.field_lines[i]) + ": field '" + sc.fields[i] +
+                          "' of feed:each=\"" + child + "\" is not a column of " + query_file);
+      }
+    }
+  }
+}
 
 bool Template::Writes(std::string_view name) const {
   static const std::pair<std::string_view, DocVar> kNames[] = {{"feed.date", DocVar::kDate},
@@ -489,14 +661,32 @@ void Template::BindColumns(const std::vector<Column>& columns, const std::string
 namespace {
 
 struct Renderer {
+  Renderer(const Template::Plan& plan, const Rows* r, const DocumentValues* d, const RowChildren* c = nullptr,
+           std::vector<RowRejection>* drop = nullptr)
+      : p(plan), row(r), doc(d), children(c), dropped(drop) {}
   const Template::Plan& p;
   const Rows* row;
   const DocumentValues* doc;
+  const RowChildren* children = nullptr;
+  std::vector<RowRejection>* dropped = nullptr;  // items left out of a repeated element
+  std::string item_key;                          // the row's feed:key value, for those reports
+  // The item a repeated element is at: a child row, or a piece.
+  size_t item = 0;
+  std::string_view piece;
+  // Why Run failed: the encoder refused a value, or a repeated element kept
+  // fewer than its feed:min items.
+  const Scope* too_few = nullptr;
+  size_t too_few_kept = 0;
+
+  std::string_view Field(int scope, int field) const {
+    if (scope == 0) return row->Get(static_cast<size_t>(p.columns[field]));
+    const Scope& sc = p.scopes[scope - 1];
+    if (sc.split) return piece;
+    return children->Get(static_cast<size_t>(sc.child), item, static_cast<size_t>(sc.columns[field]));
+  }
 
   std::string_view Value(const Op& op, std::string& scratch) const {
-    if (op.code == OpCode::kRowValue || (op.code == OpCode::kIf && op.row)) {
-      return row->Get(static_cast<size_t>(p.columns[op.field]));
-    }
+    if (op.code == OpCode::kRowValue || (op.code == OpCode::kIf && op.row)) return Field(op.scope, op.field);
     switch (op.doc) {
       case DocVar::kDate:
         return doc->date;
@@ -512,31 +702,12 @@ struct Renderer {
     return scratch;
   }
 
-  // False when the encoder refused a value (the row is then left out).
-  bool Run(const std::vector<Op>& ops, std::string& out) const {
-    thread_local std::string a, b, scratch;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      const Op& op = ops[i];
-      switch (op.code) {
-        case OpCode::kLiteral:
-          out.append(op.literal);
-          break;
-        case OpCode::kIf: {
-          bool has = !TrimSpace(Value(op, scratch)).empty();
-          if (has == op.negate) i = op.skip_to - 1;  // the loop's ++i lands on skip_to
-          break;
-        }
-        case OpCode::kRowValue:
-        case OpCode::kDocValue: {
-          std::string_view v;
-          ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);
-          if (!p.enc->Value(out, v, op.ctx)) return false;
-          break;
-        }
-      }
-    }
-    return true;
-  }
+  bool Run(const std::vector<Op>& ops, std::string& out) { return Run(ops, 0, ops.size(), out); }
+
+  // Runs ops [from, to); false when the encoder refused a value or a
+  // repeated element kept too few items (the row is then left out).
+  bool Run(const std::vector<Op>& ops, size_t from, size_t to, std::string& out);
+  bool Repeat(const std::vector<Op>& ops, size_t at, std::string& out);
 };
 
 bool Passes(const Rule& r, std::string_view raw) {
@@ -551,7 +722,90 @@ bool Passes(const Rule& r, std::string_view raw) {
     case RuleKind::kMaxLen:
       return CountChars(v) <= r.n;
     case RuleKind::kUrl:
-      return IsAbsoluteHttpUrl(v);
+      return IsAbsoluteHttpUrl(v, r.n);
+    case RuleKind::kFileType:
+      return IsKnownBaiduFileType(v);
+  }
+  return true;
+}
+
+// The value as a report shows it: cleaned, at most 64 characters.
+std::string Shown(std::string_view v) {
+  std::string clean = CleanUtf8(v.substr(0, 256));
+  size_t cut = 0, chars = 0;
+  while (cut < clean.size() && chars < 64) {
+    ++chars;
+    ++cut;
+    while (cut < clean.size() && (static_cast<unsigned char>(clean[cut]) & 0xC0) == 0x80) ++cut;
+  }
+  return clean.substr(0, cut);
+}
+
+bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::string& out) {
+  thread_local std::string a, b, scratch;
+  for (size_t i = from; i < to; ++i) {
+    const Op& op = ops[i];
+    switch (op.code) {
+      case OpCode::kLiteral:
+        out.append(op.literal);
+        break;
+      case OpCode::kIf: {
+        std::string_view v;
+        ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);
+        bool has = !TrimSpace(v).empty();
+        if (has == op.negate) i = op.skip_to - 1;  // the loop's ++i lands on skip_to
+        break;
+      }
+      case OpCode::kRowValue:
+      case OpCode::kDocValue: {
+        std::string_view v;
+        ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);
+        if (!p.enc->Value(out, v, op.ctx)) return false;
+        break;
+      }
+      case OpCode::kRepeat:
+        if (!Repeat(ops, i, out)) return false;
+        i = op.skip_to - 1;
+        break;
+    }
+  }
+  return true;
+}
+
+// The body of a repeated element once per item that passes its rules; an
+// item that breaks one is left out and reported.
+bool Renderer::Repeat(const std::vector<Op>& ops, size_t at, std::string& out) {
+  const Op& op = ops[at];
+  const Scope& sc = p.scopes[op.scope - 1];
+  std::vector<std::string_view> pieces;
+  size_t n = 0;
+  if (sc.split) {
+    pieces = SplitList(row->Get(static_cast<size_t>(p.columns[sc.split_field])), sc.separators);
+    n = pieces.size();
+  } else if (children) {
+    n = children->Count(static_cast<size_t>(sc.child));
+  }
+  size_t kept = 0;
+  for (size_t k = 0; k < n; ++k) {
+    item = k;
+    if (sc.split) piece = pieces[k];
+    bool ok = true;
+    for (const Rule& r : sc.rules) {
+      std::string_view v = Field(op.scope, r.field);
+      if (!Passes(r, v)) {
+        if (dropped) dropped->push_back({sc.name + "." + sc.fields[r.field], Shown(v), r.text, item_key});
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    if (!Run(ops, at + 1, op.skip_to, out)) return false;
+    ++kept;
+  }
+  if (kept < sc.min) {
+    too_few = &sc;
+    too_few_kept = kept;
+    return false;
   }
   return true;
 }
@@ -560,7 +814,7 @@ bool Passes(const Rule& r, std::string_view raw) {
 
 void Template::RenderHead(std::string& out, const DocumentValues& doc) const {
   plan_->enc->Declaration(out);
-  Renderer{*plan_, nullptr, &doc}.Run(plan_->head, out);
+  Renderer(*plan_, nullptr, &doc).Run(plan_->head, out);
 }
 
 std::string Template::KeyOf(const Rows& row) const {
@@ -569,33 +823,48 @@ std::string Template::KeyOf(const Rows& row) const {
 }
 
 bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) const {
+  return RenderRow(out, row, nullptr, why, nullptr);
+}
+
+bool Template::RenderRow(std::string& out, const Rows& row, const RowChildren* children, RowRejection* why,
+                         std::vector<RowRejection>* dropped) const {
   for (const Rule& r : plan_->rules) {
     std::string_view v = row.Get(static_cast<size_t>(plan_->columns[r.field]));
     if (!Passes(r, v)) {
-      if (why) {
-        std::string clean = CleanUtf8(v.substr(0, 256));
-        size_t cut = 0, chars = 0;
-        while (cut < clean.size() && chars < 64) {
-          ++chars;
-          ++cut;
-          while (cut < clean.size() && (static_cast<unsigned char>(clean[cut]) & 0xC0) == 0x80) ++cut;
-        }
-        *why = {plan_->fields[r.field], clean.substr(0, cut), r.text, KeyOf(row)};
-      }
+      if (why) *why = {plan_->fields[r.field], Shown(v), r.text, KeyOf(row)};
       return false;
     }
   }
   const size_t mark = out.size();
-  if (!Renderer{*plan_, &row, nullptr}.Run(plan_->row, out)) {
+  const size_t dropped_mark = dropped ? dropped->size() : 0;
+  Renderer r(*plan_, &row, nullptr, children, dropped);
+  if (dropped && !plan_->scopes.empty()) r.item_key = KeyOf(row);
+  if (dropped) {
+    for (const Rule& n : plan_->notes) {
+      std::string_view v = row.Get(static_cast<size_t>(plan_->columns[n.field]));
+      if (!Passes(n, v)) dropped->push_back({plan_->fields[n.field], Shown(v), n.text, KeyOf(row), true});
+    }
+  }
+  if (!r.Run(plan_->row, out)) {
     out.resize(mark);
-    if (why) *why = {"", "", "a line break, which a line of plain text cannot hold", KeyOf(row)};
+    if (dropped) dropped->resize(dropped_mark);  // the row is reported instead
+    if (why) {
+      if (r.too_few) {
+        *why = {"", "",
+                "feed:min=" + std::to_string(r.too_few->min) + ": " + std::to_string(r.too_few_kept) + " items of " +
+                    r.too_few->name + " kept",
+                KeyOf(row)};
+      } else {
+        *why = {"", "", "a line break, which a line of plain text cannot hold", KeyOf(row)};
+      }
+    }
     return false;
   }
   return true;
 }
 
 void Template::RenderTail(std::string& out, const DocumentValues& doc) const {
-  Renderer{*plan_, nullptr, &doc}.Run(plan_->tail, out);
+  Renderer(*plan_, nullptr, &doc).Run(plan_->tail, out);
 }
 
 }  // namespace feed

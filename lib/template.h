@@ -23,13 +23,33 @@
 //   before it is the head, what follows the tail.
 // - feed:if="name" / feed:if="!name" keeps an element only when the value is
 //   (or is not) non-empty; on site.KEY or value.KEY this is decided once,
-//   when the template is compiled.
+//   when the template is compiled. feed:if="name|filter|..." tests the
+//   value after the filters (description|plain: HTML that is only markup
+//   is no value).
 // - feed:require="FIELD:RULE ..." on the feed:each element leaves out a row
 //   that breaks a rule and reports it; feed:key="FIELD" names the field that
 //   identifies the row in that report. Rules: required (not blank), alnum
 //   (letters and digits only), maxlen=N (characters), url (an absolute http
 //   or https URL of at most 2,048 characters once percent-encoded, as the
-//   url filter writes it).
+//   url filter writes it), url=N (the same, at most N characters), filetype
+//   (an extension Baidu's file type list knows, see baidu_filetype).
+//   feed:note="FIELD:RULE ..." on the same element reports a row that
+//   breaks a rule and writes it all the same (an unknown file type,
+//   written as 其他).
+// - Repeated elements, inside the feed:each="row" element (not inside one
+//   another):
+//     feed:each="NAME"   once per row of the feed's child query NAME
+//                        (config: child.NAME = FILE) that belongs to the
+//                        row; inside it, {field} and feed:if name the
+//                        child row's fields
+//     feed:split="FIELD" once per piece of the row field FIELD split at
+//                        the characters of feed:sep (default , ， ； 、),
+//                        pieces trimmed, empty ones dropped; inside it
+//                        {FIELD} is the piece, other names row fields
+//   feed:require on a repeated element leaves out an item (a child row, a
+//   piece) that breaks a rule and reports it with the row's feed:key;
+//   feed:min="N" leaves the whole row out (reported) when fewer than N
+//   items are kept. Escaping, filters and feed:if work as for the row.
 // - Text is escaped for where it stands (text, attribute, CDATA) and encoded
 //   in the feed's charset; the structure comes from the parsed template, so
 //   no value can break the document. The XML declaration is written by the
@@ -38,8 +58,8 @@
 //   every end tag by one.
 // Errors (not well-formed XML, an element or attribute name that is not an
 // XML name or, for windows-1251, holds a character the code page lacks,
-// unknown filter, directive or rule, no or two feed:each, a row field outside
-// it) throw FeedError(kConfig) "FILE:LINE: ...".
+// unknown filter, directive or rule, no or two feed:each="row", a row field
+// outside it, nested repeated elements) throw FeedError(kConfig) "FILE:LINE: ...".
 #pragma once
 
 #include <map>
@@ -54,6 +74,8 @@
 #include "xml_text.h"
 
 namespace feed {
+
+class RowChildren;  // children.h
 
 // Per-response values the template can name as feed.*.
 struct DocumentValues {
@@ -70,6 +92,7 @@ struct RowRejection {
   std::string value;  // cleaned, at most 64 characters
   std::string rule;   // "alnum", "maxlen=32", ...
   std::string item;   // the feed:key field's value, when the template names one
+  bool note = false;  // a feed:note: reported, the row written all the same
 };
 
 class Template {
@@ -102,12 +125,27 @@ class Template {
   // throws FeedError(kConfig) naming the template's line and the query file.
   void BindColumns(const std::vector<Column>& columns, const std::string& query_file);
 
+  // The child queries the template's feed:each="NAME" elements name, in
+  // the order RowChildren numbers them.
+  const std::vector<std::string>& Children() const;
+  // The fields the elements of child query `child` name, once each.
+  std::vector<std::string> ChildFields(const std::string& child) const;
+  // Resolves the fields used inside `child`'s elements to its query's
+  // columns, as BindColumns does for the row.
+  void BindChildColumns(const std::string& child, const std::vector<Column>& columns, const std::string& query_file);
+
   // The XML declaration and everything before the repeated element.
   void RenderHead(std::string& out, const DocumentValues& doc) const;
   // One row; returns false (appending nothing) when the row breaks a rule
   // or the encoder refuses one of its values, and says which in *why.
   // REQUIRES: BindColumns was called.
   bool RenderRow(std::string& out, const Rows& row, RowRejection* why) const;
+  // The same with the row's child rows (nullptr: none) and, when
+  // `dropped` is given, a report appended for each item a repeated element
+  // left out by its rules and each feed:note the row breaks (note = true;
+  // only when the row itself is written).
+  bool RenderRow(std::string& out, const Rows& row, const RowChildren* children, RowRejection* why,
+                 std::vector<RowRejection>* dropped) const;
   // Everything after the repeated element.
   void RenderTail(std::string& out, const DocumentValues& doc) const;
 

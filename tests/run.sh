@@ -140,7 +140,8 @@ FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/ur
 LEGACY=$ROOT/../shared/board
 if [ -f "$LEGACY/schema.sql" ] && [ -f "$LEGACY/gen.py" ]; then
     mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'DROP DATABASE IF EXISTS board; CREATE DATABASE board'
-    if { cat "$LEGACY/schema.sql" sql/state.sql; python3 "$LEGACY/gen.py" --ads 3000 --jobs 1000 --files 10 --seed 1; } |
+    if { cat "$LEGACY/schema.sql" sql/state.sql sql/legacy-baidu-index.sql
+         python3 "$LEGACY/gen.py" --ads 3000 --jobs 1000 --files 300 --seed 1; } |
         mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed board; then
         export FEED_TEST_LEGACY_DB=board
     else

@@ -10,7 +10,7 @@
 #   PORT      (8080)             where Apache listens, on loopback only
 #   DEMO_DIR  (/tmp/feed-demo)   data, logs, the deployed site and the
 #                                random FEED_SECRET (DEMO_DIR/secret)
-#   ADS, JOBS (5000, 1000)       size of the generated sample board
+#   ADS, JOBS, DOCS (5000, 1000, 2000)  size of the generated sample board
 set -euo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,13 +30,15 @@ start() {
     local sock=$DIR/db/run/mysqld.sock
     sql() { mariadb --no-defaults --default-character-set=utf8mb4 --socket="$sock" -ufeed -pfeed "$@"; }
     sql -e 'CREATE DATABASE IF NOT EXISTS sample'
-    if [ "$(sql -N -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'sample'")" = 0 ]; then
+    # Generated when empty, or when made before the board had documents.
+    if [ "$(sql -N -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'sample' AND table_name = 'document'")" = 0 ]; then
         # Dates end now, so the feed looks like a live board's.
         local now
         now=$(TZ=Europe/Kiev date '+%F %T')
-        echo "demo.sh: generating the sample board (${ADS:-5000} ads, ${JOBS:-1000} jobs, up to $now)"
+        echo "demo.sh: generating the sample board (${ADS:-5000} ads, ${JOBS:-1000} jobs, ${DOCS:-2000} documents, up to $now)"
         { cat "$ROOT/sql/sample-board.sql"
-          python3 "$ROOT/tools/gen_sample_board.py" --ads "${ADS:-5000}" --jobs "${JOBS:-1000}" --now "$now"; } | sql sample
+          python3 "$ROOT/tools/gen_sample_board.py" --ads "${ADS:-5000}" --jobs "${JOBS:-1000}" --docs "${DOCS:-2000}" \
+              --now "$now"; } | sql sample
     fi
     sql sample <"$ROOT/sql/state.sql"   # the project's own tables; safe to run again
     # Deployed as a site owner would: cgi-bin/feed.fcgi beside conf/,
@@ -68,6 +70,7 @@ Follow <continue> with: ...&continue=TOKEN (same date).
   $base/jooble                            what JoobleBot has not seen yet
   $base/sitemap.xml                       the sitemap index (its parts: sitemap-ads-1.xml, ...)
   $base/urls-1.txt                        the ads as a text sitemap
+  $base/baidu.xml                         Baidu's document sitemap (its parts: baidu-documents-1.xml, ...)
   $base/rss  $base/atom   the 50 newest ads
 Static sitemap files: FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini write --robots /sitemap.xml /tmp/sitemaps
 Command line:   FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini render /yads date='$day 00:00:00'

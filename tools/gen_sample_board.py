@@ -585,6 +585,104 @@ def gen_jobs(out, rng, n, now):
     insert(out, 'job', ['id'] + JOB_COLS, rows)
 
 
+# ---------------------------------------------------------------- documents
+
+DOC_CATEGORIES = [
+    '资料分类 > 教育资料 > 高等教育', '资料分类 > 教育资料 > 中学教育',
+    '资料分类 > 办公文档 > 合同范本', '资料分类 > 办公文档 > 工作总结',
+    '资料分类 > 专业资料 > 计算机', '资料分类 > 专业资料 > 医药卫生',
+]
+DOC_SUBJECTS = ['高等数学', '线性代数', '大学英语', '数据结构', '计算机网络', '有机化学',
+                '会计学基础', '护理学', '建筑施工']
+DOC_PATTERNS = [('{year}年{subject}期末考试试题及答案', '文档类'), ('{subject}课件（第{n}章）', '文档类'),
+                ('{subject}复习资料汇总', '文档类'), ('{subject}实验数据', '工具类'),
+                ('{subject}安装程序', '软件类')]
+# Extensions: the seed's own, families, and ones it does not know (其他).
+DOC_EXTS = ['pdf', 'pdf', 'doc', 'docx', 'docx', 'ppt', 'pptx', 'xls', 'xlsx', 'txt',
+            'rtf', 'zip', 'rar', '7z', 'exe', 'jpg', 'png', 'chm', 'html', 'swf',
+            'PDF', 'odt', 'epub', '']
+DOC_SUMMARY = ['内容完整，适合复习使用。', '包含详细答案解析。', '仅供学习参考。', '欢迎下载！',
+               '排版清晰，可直接打印。', '整理不易，请给好评。']
+DOC_COMMENTS = ['很有用，谢谢分享！', '资料很全，已下载。', '答案有几处错误，第三题应该是B。',
+                '求更新下一章', '好评', '不错，推荐', '格式有点乱', '下载后打不开？']
+DOC_LOGINS = ['zhangwei', 'liuyang', 'wangfang', 'lina', 'chenjie', '学霸小明', '考研党', '资料君']
+DOC_HTML = ['<b>精品</b>', '&quot;推荐&quot;', '<br>', '<script>alert(1)</script>', '&amp;']
+DOC_TAG_NOISE = [' , ', ',,', ' ，', '、 ', '  ']
+DOC_COMMENT_CAP_PLUS = 25   # comments of a document with more than the feed's cap (20)
+
+
+def doc_text(rng, text, html_rate=0.05):
+    """The dirty data kinds of the document library's text."""
+    r = rng.random
+    if r() < RATES['emoji']:
+        text = rng.choice(EMOJI) + text
+    if r() < RATES['cdata_end']:
+        text += ' ]]> '
+    if r() < RATES['ctrl']:
+        text += rng.choice(CTRL_CHARS)
+    if r() < html_rate:
+        text += rng.choice(DOC_HTML)
+    if r() < RATES['spaces']:
+        text = ' ' + text + rng.choice([' ', '\n', '\r\n'])
+    return text
+
+
+def gen_documents(out, rng, n, now):
+    """member, document and document_comment rows (utf8mb4, Chinese)."""
+    r = rng.random
+    n_members = max(20, n // 5)
+    insert(out, 'member', ['id', 'login'],
+           ('(%d,%s)' % (i, q(doc_text(rng, '%s%d' % (rng.choice(DOC_LOGINS), i), 0.02)))
+            for i in range(1, n_members + 1)))
+    start = now - SPAN_DAYS * 86400
+    docs, comments = [], []
+    for i, up in enumerate(spread(rng, n, start, now), 1):
+        pattern, genre = rng.choice(DOC_PATTERNS)
+        subject = rng.choice(DOC_SUBJECTS)
+        year = rng.randrange(2015, 2027)
+        title = doc_text(rng, pattern.format(year=year, subject=subject, n=rng.randrange(1, 13)))
+        summary = '' if r() < 0.03 else doc_text(rng, '本文档为《%s》，共%d页。%s' % (
+            title, rng.randrange(2, 120), ''.join(rng.sample(DOC_SUMMARY, 2))), 0.1)
+        category = '' if r() < 0.005 else rng.choice(DOC_CATEGORIES)
+        x = r()
+        if x < 0.01:
+            size = rng.randrange(0, 10)           # a few bytes: 0.01KB
+        elif x < 0.02:
+            size = rng.randrange(10, 1024)        # bytes
+        else:
+            size = min(2 << 30, max(1024, int(rng.lognormvariate(12.5, 2))))
+        tags = ','.join(dict.fromkeys([subject, '%d年' % year] + rng.sample(['期末', '复习', '考研', '免费', '精品'], 2)))
+        if r() < 0.1:
+            tags = rng.choice(DOC_TAG_NOISE) + tags.replace(',', rng.choice(DOC_TAG_NOISE), 1) + rng.choice(DOC_TAG_NOISE)
+        elif r() < 0.05:
+            tags = ''
+        member = rng.randrange(1, n_members + 1) if r() > 0.03 else n_members + rng.randrange(1, 1000)
+        stored = 0 if r() < 0.01 else 1
+        mirrors = '' if r() > 0.05 else '|'.join(
+            'https://mirror%d.example/d/%d' % (k, i) for k in range(1, rng.randrange(2, 4)))
+        downloads = int(rng.lognormvariate(3, 1.6))
+        votes = rng.randrange(0, 30) if downloads > 5 else 0
+        updated = later(rng, up, now, EDITED)
+        st = status(rng)
+        docs.append('(%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%s,%s,%s,%d,%d,%d,%d,%d,%d,%s,\'%s\')' % (
+            i, q(category), q(title), q(summary), q(genre), q(rng.choice(DOC_EXTS)), size,
+            rng.choice([0, 0, 1, 2, 5, 10]), member, stored, q(mirrors), dt(up), dt(updated),
+            downloads, downloads // rng.randrange(5, 20), downloads // rng.randrange(3, 10),
+            downloads // rng.randrange(10, 40), sum(rng.choices([1, 3, 4, 4, 5, 5], k=votes)),
+            votes, q(tags), st))
+        k = DOC_COMMENT_CAP_PLUS + rng.randrange(0, 6) if r() < 0.01 else rng.choice([0, 0, 1, 1, 2, 3])
+        for _ in range(k):
+            author = rng.randrange(1, n_members + 1) if r() > 0.03 else n_members + rng.randrange(1, 1000)
+            comments.append((i, author, doc_text(rng, rng.choice(DOC_COMMENTS), 0.05),
+                             up + int(r() * (now - up))))
+    insert(out, 'document', ['id', 'category', 'title', 'summary', 'genre', 'ext', 'size_bytes', 'coins',
+                             'member_id', 'stored', 'mirrors', 'uploaded', 'updated', 'downloads',
+                             'favorites', 'likes', 'shares', 'rating_sum', 'rating_count', 'tags',
+                             'status'], docs)
+    insert(out, 'document_comment', ['id', 'document_id', 'member_id', 'body', 'created'],
+           ('(%d,%d,%d,%s,%s)' % (c, d, m, q(b), dt(t)) for c, (d, m, b, t) in enumerate(comments, 1)))
+
+
 # ---------------------------------------------------------------- later activity
 
 def mutate(out, seed, now, counts):
@@ -671,6 +769,8 @@ def main():
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--ads', type=count, default=3000, help='listing rows (default 3000)')
     p.add_argument('--jobs', type=count, default=1000, help='job rows (default 1000)')
+    p.add_argument('--docs', type=count, default=0,
+                   help='document rows, with members and comments (default 0)')
     p.add_argument('--seed', default='1', help='random seed (default 1)')
     p.add_argument('--now', type=parse_now, default='2026-11-01 12:00:00',
                    help="'YYYY-MM-DD HH:MM:SS' (default 2026-11-01 12:00:00); "
@@ -684,7 +784,7 @@ def main():
     if a.mutate:
         opts = "--mutate 'add=%(add)d,edit=%(edit)d,delete=%(delete)d'" % a.mutate
     else:
-        opts = '--ads %d --jobs %d' % (a.ads, a.jobs)
+        opts = '--ads %d --jobs %d --docs %d' % (a.ads, a.jobs, a.docs)
     out.write("-- Sample board test data: gen_sample_board.py %s --seed %s --now '%s'\n"
               % (opts, a.seed.replace('\n', ' '), dt(a.now).strip("'")))
     if a.mutate:
@@ -694,6 +794,7 @@ def main():
     # Each table has its own random stream: --ads does not change the jobs.
     gen_listings(out, random.Random('%s:listing' % a.seed), a.ads, a.now)
     gen_jobs(out, random.Random('%s:job' % a.seed), a.jobs, a.now)
+    gen_documents(out, random.Random('%s:document' % a.seed), a.docs, a.now)
 
 
 if __name__ == '__main__':

@@ -111,7 +111,7 @@ std::string WithoutCatalogDate(std::string body) {
 
 class HttpE2e : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
+  static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200, 1, 400); }
 };
 
 // The sample board's sitemaps through Apache: the index, each part, the
@@ -130,9 +130,10 @@ TEST_F(HttpE2e, SitemapIndexPartsGzipAnd304) {
     parts.push_back(loc.substr(loc.rfind('/')));
     ASSERT_NE(s->FirstChildElement("lastmod"), nullptr);
   }
-  ASSERT_EQ(parts.size(), 2u) << "the ads (one part) and the jobs (one part)";
+  ASSERT_EQ(parts.size(), 3u) << "the ads, the jobs and the documents (one part each)";
   EXPECT_EQ(parts[0], "/sitemap-ads-1.xml");
   EXPECT_EQ(parts[1], "/sitemap-jobs-1.xml");
+  EXPECT_EQ(parts[2], "/sitemap-docs-1.xml");
   size_t active = std::stoul(testing::Mariadb("SELECT COUNT(*) FROM listing WHERE status = 'active'"));
   HttpReply ads = Http("GET", parts[0]);
   ASSERT_EQ(ads.status, 200);
@@ -172,6 +173,56 @@ TEST_F(HttpE2e, SitemapIndexPartsGzipAnd304) {
   HttpReply text = Http("GET", "/urls-1.txt");
   EXPECT_EQ(text.status, 200);
   EXPECT_EQ(static_cast<size_t>(std::count(text.body.begin(), text.body.end(), '\n')), active);
+}
+
+// Baidu's document sitemap through Apache: the index, its part (plain,
+// .gz, negotiated), every listable document once, 304, and a new comment
+// changing the part's tag.
+TEST_F(HttpE2e, BaiduIndexPartsGzipAnd304) {
+  testing::Mariadb("DELETE FROM feed_part_plan");
+  HttpReply index = Http("GET", "/baidu.xml");
+  ASSERT_EQ(index.status, 200) << index.body;
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(index.body.data(), index.body.size()), tinyxml2::XML_SUCCESS);
+  EXPECT_STREQ(doc.RootElement()->Name(), "sitemapindex");
+  auto* s = doc.RootElement()->FirstChildElement("sitemap");
+  ASSERT_NE(s, nullptr);
+  const std::string loc = s->FirstChildElement("loc")->GetText();
+  EXPECT_EQ(s->NextSiblingElement("sitemap"), nullptr) << "400 documents: one part";
+  const std::string part = loc.substr(loc.rfind('/'));
+  EXPECT_EQ(part, "/baidu-documents-1.xml");
+  HttpReply docs = Http("GET", part);
+  ASSERT_EQ(docs.status, 200);
+  EXPECT_EQ(docs.headers["content-type"], "text/xml; charset=UTF-8");
+  tinyxml2::XMLDocument parsed;
+  ASSERT_EQ(parsed.Parse(docs.body.data(), docs.body.size()), tinyxml2::XML_SUCCESS);
+  std::set<std::string> locs;
+  for (auto* u = parsed.RootElement()->FirstChildElement("url"); u; u = u->NextSiblingElement("url")) {
+    EXPECT_TRUE(locs.insert(u->FirstChildElement("loc")->GetText()).second);
+    ASSERT_NE(u->FirstChildElement("data"), nullptr);
+    auto* display = u->FirstChildElement("data")->FirstChildElement("display");
+    ASSERT_NE(display, nullptr);
+    for (const char* required : {"breadcrumb", "name", "filetype", "fileSize", "downloadUrl"}) {
+      EXPECT_NE(display->FirstChildElement(required), nullptr) << required;
+    }
+  }
+  // Listable: active, with a breadcrumb and a download (its own or a mirror).
+  const size_t listable = std::stoul(testing::Mariadb(
+      "SELECT COUNT(*) FROM document WHERE status = 'active' AND TRIM(category) <> '' AND (stored = 1 OR mirrors <> '')"));
+  EXPECT_EQ(locs.size(), listable);
+  EXPECT_EQ(Gunzip(Http("GET", part + ".gz").body), docs.body);
+  HttpReply negotiated = Http("GET", part, {"Accept-Encoding: gzip"});
+  EXPECT_EQ(negotiated.headers["content-encoding"], "gzip");
+  EXPECT_EQ(Gunzip(negotiated.body), docs.body);
+  EXPECT_EQ(Http("GET", part, {"If-None-Match: " + docs.headers["etag"]}).status, 304);
+  // A new comment is a change of its document's part.
+  testing::Mariadb("INSERT INTO document_comment (document_id, member_id, body, created) "
+                   "SELECT MIN(id), 1, '新评论', '2026-11-30 12:00:00' FROM document WHERE status = 'active' "
+                   "AND TRIM(category) <> '' AND stored = 1");
+  HttpReply after = Http("GET", part, {"If-None-Match: " + docs.headers["etag"]});
+  EXPECT_EQ(after.status, 200);
+  EXPECT_NE(after.body.find("<commentText>新评论</commentText>"), std::string::npos);
+  EXPECT_EQ(Http("GET", "/baidu-documents-2.xml").status, 404);
 }
 
 // RSS and Atom through Apache: the newest ads, dates in their forms.

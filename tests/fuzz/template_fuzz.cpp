@@ -1,15 +1,33 @@
 // Template compilation on arbitrary text, and rendering of what compiles
-// with arbitrary values: compile errors are kConfig with file and line, and
-// a compiled template's output, in either charset, always parses as XML.
+// with arbitrary values (two child rows for each child query it names, and
+// split pieces of the value): compile errors are kConfig with file and
+// line, and a compiled template's output, in either charset, always parses
+// as XML.
 #include <tinyxml2.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
+#include "children.h"
 #include "error.h"
 #include "template.h"
 #include "xml_text.h"
+
+namespace {
+
+// Every child query has two rows, each cell the same value.
+class TwoChildren : public feed::RowChildren {
+ public:
+  explicit TwoChildren(std::string v) : v_(std::move(v)) {}
+  size_t Count(size_t) const override { return 2; }
+  std::string_view Get(size_t, size_t, size_t) const override { return v_; }
+
+ private:
+  std::string v_;
+};
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
@@ -24,11 +42,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         cells.push_back(value);
       }
       t.BindColumns(cols, "fuzz.sql");
+      for (const std::string& child : t.Children()) {
+        std::vector<feed::Column> cc;
+        for (const std::string& f : t.ChildFields(child)) cc.push_back({f, feed::ColumnType::kText});
+        t.BindChildColumns(child, cc, "child.sql");
+      }
+      TwoChildren children(value);
+      std::vector<feed::RowRejection> dropped;
       feed::DocumentValues doc{value, value, !value.empty(), value, value};
       std::string out;
       t.RenderHead(out, doc);
       feed::Rows rows({cells});
-      if (!cells.empty() && rows.Next()) t.RenderRow(out, rows, nullptr);
+      if (!cells.empty() && rows.Next()) t.RenderRow(out, rows, &children, nullptr, &dropped);
       t.RenderTail(out, doc);
       // tinyxml2 reads UTF-8 only: windows-1251 output is converted first.
       std::string utf8;

@@ -61,12 +61,12 @@ std::string Mariadb(const std::string& sql) {
   return out;
 }
 
-void LoadSampleBoard(int ads, int jobs, int seed) {
+void LoadSampleBoard(int ads, int jobs, int seed, int docs) {
   std::string root = Env("FEED_TEST_ROOT");
   std::string cmd = "{ cat '" + root + "/sql/sample-board.sql' '" + root +
                     "/sql/state.sql'; echo 'TRUNCATE feed_robot_visit;'; python3 '" + root +
                     "/tools/gen_sample_board.py' --ads " + std::to_string(ads) + " --jobs " + std::to_string(jobs) +
-                    " --seed " + std::to_string(seed) + "; } | " + Client();
+                    " --seed " + std::to_string(seed) + " --docs " + std::to_string(docs) + "; } | " + Client();
   if (Shell(cmd) != 0) throw std::runtime_error("loading the sample board failed");
 }
 

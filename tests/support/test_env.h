@@ -26,8 +26,9 @@ std::string Env(const char* name);  // fails the test run when unset
 const TimeZone& Kiev();
 
 // Recreates the sample board's tables in FEED_TEST_DB and loads the
-// generator's output (tools/gen_sample_board.py) at this size.
-void LoadSampleBoard(int ads, int jobs, int seed = 1);
+// generator's output (tools/gen_sample_board.py) at this size (`docs`:
+// documents of the library, with their members and comments).
+void LoadSampleBoard(int ads, int jobs, int seed = 1, int docs = 0);
 
 // Runs SQL text through the mariadb client on FEED_TEST_DB; returns its
 // tab-separated output (-N -B).

@@ -240,6 +240,30 @@ TEST(Config, FeedSecretFromTheEnvironment) {
   EXPECT_NE(ErrorOf(text).find("has continue but no secret"), std::string::npos);
 }
 
+TEST(Config, ChildQueriesAndTheirCaps) {
+  const std::string head = "[database]\nname = x\n[feed d]\ntemplate = t.xml\nquery = q.sql\nkeyset = id\n";
+  Config c = ParseConfig(head + "child.comments.max = 5\nchild.comments = c.sql\nchild.tags = /abs/t.sql\n", "f.ini",
+                         "/etc/feed");
+  ASSERT_EQ(c.feeds[0].children.size(), 2u);
+  EXPECT_EQ(c.feeds[0].children[0].name, "comments");
+  EXPECT_EQ(c.feeds[0].children[0].query_file, "/etc/feed/c.sql");
+  EXPECT_EQ(c.feeds[0].children[0].max_per_parent, 5);
+  EXPECT_EQ(c.feeds[0].children[1].name, "tags");
+  EXPECT_EQ(c.feeds[0].children[1].query_file, "/abs/t.sql");
+  EXPECT_EQ(c.feeds[0].children[1].max_per_parent, 20) << "the default cap";
+  EXPECT_NE(ErrorOf(head + "child.comments.max = 5\n").find("f.ini:7: child.comments.max without child.comments"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(head + "child.comments = c.sql\nchild.comments.max = 0\n").find("f.ini:8: child.comments.max must"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(head + "child.a b = c.sql\n").find("f.ini:7: a child query is child.NAME"), std::string::npos);
+  EXPECT_NE(ErrorOf(head + "child.c = \n").find("f.ini:7: child.c names the child query's SQL file"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[database]\nname = x\n[feed d]\ntemplate = t.xml\nquery = q.sql\nkeyset = added id\n"
+                    "child.c = c.sql\n")
+                .find("f.ini:3: [feed d] has child queries: its keyset is one integer field"),
+            std::string::npos);
+}
+
 TEST(Config, MaxRunSeconds) {
   const std::string text = "[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\n";
   EXPECT_EQ(ParseConfig(text, "f.ini", "/etc").feeds[0].max_run_seconds, 7 * 86400);

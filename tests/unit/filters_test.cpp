@@ -48,6 +48,67 @@ TEST(Filters, EachFilterOnTypicalAndAwkwardValues) {
   for (const Case& c : cases) EXPECT_EQ(Apply(c.filter, c.in), c.out) << c.filter << "(" << c.in << ")";
 }
 
+// Baidu's document sitemap (seed 002 and the decisions): sizes of
+// at least three characters in 1024-based units, its file types, its dates.
+TEST(Filters, BaiduSizesTypesAndDates) {
+  struct Case {
+    const char* filter;
+    std::string in, out;
+  } cases[] = {
+      {"filesize", "0", "0.00KB"},
+      {"filesize", "1", "0.01KB"},
+      {"filesize", "9", "0.01KB"},
+      {"filesize", "10", "10B"},
+      {"filesize", "999", "999B"},
+      {"filesize", "1023", "1023B"},
+      {"filesize", "1024", "1.0KB"},
+      {"filesize", "1536", "1.5KB"},
+      {"filesize", "10188", "9.9KB"},       // 9.949 KB
+      {"filesize", "10189", "10KB"},        // 9.950 KB rounds to 10.0: whole
+      {"filesize", "114688", "112KB"},      // the seed's 112KB
+      {"filesize", "1048063", "1023KB"},    // 1023.499 KB
+      {"filesize", "1048064", "1.0MB"},     // 1023.5 KB rounds to 1024 KB: the next unit
+      {"filesize", "3565158", "3.4MB"},     // 3.39999 MB
+      {"filesize", "209715200", "200MB"},
+      {"filesize", "1073741824", "1.0GB"},
+      {"filesize", "5000000000000", "4657GB"},
+      {"filesize", " 2048 ", "2.0KB"},
+      {"filesize", "", ""},
+      {"filesize", "-5", ""},
+      {"filesize", "12.5", ""},
+      {"filesize", "999999999999999999999", ""},
+      {"baidu_filetype", "pdf", "PDF"},
+      {"baidu_filetype", "PPT", "PPT"},
+      {"baidu_filetype", "pptx", "PPTX"},
+      {"baidu_filetype", "doc", "DOC"},
+      {"baidu_filetype", " .Docx ", "DOCX"},
+      {"baidu_filetype", "xls", "XLS"},
+      {"baidu_filetype", "xlsx", "XLSX"},
+      {"baidu_filetype", "txt", "TXT"},
+      {"baidu_filetype", "rtf", "RTF"},
+      {"baidu_filetype", "exe", "EXE"},
+      {"baidu_filetype", "zip", "ZIP"},
+      {"baidu_filetype", "rar", "RAR"},
+      {"baidu_filetype", "jpg", "图片"},
+      {"baidu_filetype", "PNG", "图片"},
+      {"baidu_filetype", "html", "HTML/CHM"},
+      {"baidu_filetype", "chm", "HTML/CHM"},
+      {"baidu_filetype", "7z", "压缩文件"},
+      {"baidu_filetype", "tar", "压缩文件"},
+      {"baidu_filetype", "swf", "Flash"},
+      {"baidu_filetype", "odt", "其他"},
+      {"baidu_filetype", "", "其他"},
+      {"baidu_filetype", "pdf.exe", "其他"},
+      {"isolocal", "2026-11-01 08:05:09", "2026-11-01T08:05:09"},
+      {"isolocal", "2026-11-01", "2026-11-01T00:00:00"},
+      {"isolocal", "bad", ""},
+      {"ymdhm", "2013-07-09 19:48:59", "2013-7-9 19:48"},
+      {"ymdhm", "2026-11-30 09:05:00", "2026-11-30 09:05"},
+      {"ymdhm", "", ""},
+  };
+  for (const Case& c : cases) EXPECT_EQ(Apply(c.filter, c.in), c.out) << c.filter << "(" << c.in << ")";
+}
+
 TEST(Filters, UnknownNamesAreNotFilters) {
   EXPECT_EQ(FindFilter("nosuch"), nullptr);
   EXPECT_EQ(FindFilter(""), nullptr);

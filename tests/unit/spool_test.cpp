@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "config.h"
 #include "error.h"
 #include "http.h"
 
@@ -57,6 +58,22 @@ TEST(Spool, SmallBodiesStayInMemoryLargeOnesMoveToAFileByteForByte) {
   StringSink b;
   large.CopyTo(b);
   EXPECT_EQ(b.data, body);
+}
+
+// Two configs of one process over one folder (two Apps in a test program)
+// count their names from the same start: the second takes the next free one.
+TEST(Spool, TwoSpoolDirsOfOneProcessShareAFolder) {
+  const std::string folder = FreshDir();
+  SpoolDir one(folder), two(folder);
+  Spool a(one, 10), b(two, 10);
+  a.Write(Text(100));
+  b.Write(Text(200));
+  EXPECT_FALSE(a.in_memory());
+  EXPECT_FALSE(b.in_memory());
+  const std::string pa = a.Publish(1000), pb = b.Publish(1000);
+  EXPECT_NE(pa, pb);
+  EXPECT_EQ(ReadSiteFile(pa), Text(100));
+  EXPECT_EQ(ReadSiteFile(pb), Text(200));
 }
 
 TEST(Spool, APublishedFileStaysLongEnoughForTheWebServerAndAnAbandonedOneGoesAtOnce) {
