@@ -493,10 +493,12 @@ struct Renderer {
   const Template::Plan& p;
   const Rows* row;
   const DocumentValues* doc;
+  const std::vector<std::string_view>* extra = nullptr;  // columns past the row's own
 
   std::string_view Value(const Op& op, std::string& scratch) const {
     if (op.code == OpCode::kRowValue || (op.code == OpCode::kIf && op.row)) {
-      return row->Get(static_cast<size_t>(p.columns[op.field]));
+      const size_t c = static_cast<size_t>(p.columns[op.field]);
+      return extra && c >= row->size() ? (*extra)[c - row->size()] : row->Get(c);
     }
     switch (op.doc) {
       case DocVar::kDate:
@@ -565,13 +567,19 @@ void Template::RenderHead(std::string& out, const DocumentValues& doc) const {
 }
 
 std::string Template::KeyOf(const Rows& row) const {
-  if (plan_->key_field < 0) return "";
+  if (plan_->key_field < 0 || static_cast<size_t>(plan_->columns[plan_->key_field]) >= row.size()) return "";
   return CleanUtf8(row.Get(static_cast<size_t>(plan_->columns[plan_->key_field])).substr(0, 64));
 }
 
 bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) const {
+  return RenderRow(out, row, {}, why);
+}
+
+bool Template::RenderRow(std::string& out, const Rows& row, const std::vector<std::string_view>& extra,
+                         RowRejection* why) const {
   for (const Rule& r : plan_->rules) {
-    std::string_view v = row.Get(static_cast<size_t>(plan_->columns[r.field]));
+    const size_t c = static_cast<size_t>(plan_->columns[r.field]);
+    std::string_view v = c >= row.size() ? extra[c - row.size()] : row.Get(c);
     if (!Passes(r, v)) {
       if (why) {
         std::string clean = CleanUtf8(v.substr(0, 256));
@@ -587,7 +595,7 @@ bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) c
     }
   }
   const size_t mark = out.size();
-  if (!Renderer{*plan_, &row, nullptr}.Run(plan_->row, out)) {
+  if (!Renderer{*plan_, &row, nullptr, &extra}.Run(plan_->row, out)) {
     out.resize(mark);
     if (why) *why = {"", "", "a line break, which a line of plain text cannot hold", KeyOf(row)};
     return false;

@@ -108,6 +108,11 @@ class Template {
   // or the encoder refuses one of its values, and says which in *why.
   // REQUIRES: BindColumns was called.
   bool RenderRow(std::string& out, const Rows& row, RowRejection* why) const;
+  // The same, for a template bound to the row's columns followed by values
+  // the engine computes (an MSN item's guid and dates): column row.size() + i
+  // is extra[i]. REQUIRES: extra holds every bound column past the row's.
+  bool RenderRow(std::string& out, const Rows& row, const std::vector<std::string_view>& extra,
+                 RowRejection* why) const;
   // Everything after the repeated element.
   void RenderTail(std::string& out, const DocumentValues& doc) const;
 
