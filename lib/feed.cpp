@@ -61,6 +61,8 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
   need("limit");
   for (const std::string& k : config_.keyset) need("after_" + k);
   if (config_.since != SinceSource::kNone) need("since");
+  // An MSN feed reads single items back by id (the ones a response lists).
+  if (config_.lifecycle == Lifecycle::kMsn) need("until_" + config_.keyset[0]);
   // [site] values are bound as :site_KEY, so the SQL needs no copy of them.
   for (const auto& [key, value] : site.site) site_params_["site_" + key] = value;
   auto is_key = [&](const std::string& p, const char* prefix) {
@@ -86,10 +88,19 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
   weak_tags_ = template_.Writes("feed.date") || template_.Writes("feed.continue");
 }
 
-void Feed::Bind(Database& db) {
+void Feed::Bind(Database& db, const std::vector<std::string>& engine_fields) {
   if (bound_) return;
   std::vector<Column> cols = db.Describe(query_);
-  template_.BindColumns(cols, query_.file);
+  std::vector<Column> bound = cols;
+  for (const std::string& name : engine_fields) {
+    for (const Column& c : cols) {
+      if (c.name == name) {
+        throw ConfigError(query_.file + ": the engine fills in '" + name + "' itself; the query must not return it");
+      }
+    }
+    bound.push_back({name, ColumnType::kText});
+  }
+  template_.BindColumns(bound, query_.file);
   keyset_.Bind(cols, config_.query_file);
   lastmod_column_ = -1;
   if (!config_.lastmod.empty()) {
@@ -106,6 +117,7 @@ void Feed::Bind(Database& db) {
     db.Describe(*state_query_);
     StateStore(db).CheckSeen();
   }
+  columns_ = std::move(cols);
   bound_ = true;
 }
 
