@@ -157,10 +157,10 @@ SyncReport MsnFeed::SyncLocked(Database& db, ItemStateStore& store, UnixTime now
   KeysetRows rows(*reader, feed_.keyset(), feed_.keyset().First(""), std::nullopt, static_cast<size_t>(c.fetch_rows));
   BoardRows board(rows, feed_.tmpl(), feed_.zone(), now, c.guid_prefix, title_column_, link_column_, ends_column_,
                   &report);
-  ItemStateStore::Reader state(store);
+  ItemStateStore::Reader state(store, static_cast<size_t>(c.fetch_rows));
   ItemStateStore::Writer writer(store, after_batch);
   report.counts = MergeItems(board, state, writer, now);
-  report.retired = store.DropTakeDownsBefore(now - c.retention_days * kDay);
+  report.retired = store.DropTakeDownsBefore(now - c.retention_days * kDay + 1);
   store.SetSynced(now);
   return report;
 }
@@ -210,8 +210,9 @@ void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Respon
       SyncReport r = SyncLocked(db, store, now, batch_hook_);
       for (std::string& s : r.left_out_items) report->Skip(std::move(s));
     }
+    // Within a window: less than its length ago.
     std::vector<ListedItem> listing =
-        store.Listing(now - c.window_days * kDay, now - c.retention_days * kDay, static_cast<size_t>(c.max_items));
+        store.Listing(now - c.window_days * kDay + 1, now - c.retention_days * kDay + 1, static_cast<size_t>(c.max_items));
     std::unique_ptr<ChunkReader> reader = feed_.Reader(db, feed_.RunParams("", FormatSqlDateTime(feed_.zone().FromUnix(now))));
     std::string buf;
     for (const ListedItem& item : listing) {
