@@ -128,8 +128,8 @@ SqlParams Feed::RunParams(const std::string& since, const std::string& now) cons
   return sp;
 }
 
-std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const {
-  return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream);
+std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params, std::optional<bool> stream) const {
+  return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), stream.value_or(config_.stream));
 }
 
 Feed::StateView Feed::State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip,

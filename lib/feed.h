@@ -72,8 +72,9 @@ class Feed {
   // The values every query of a run binds: :site_KEY, :since, :now.
   SqlParams RunParams(const std::string& since, const std::string& now) const;
 
-  // Reads this feed's rows chunk by chunk with `params` (RunParams) bound.
-  std::unique_ptr<ChunkReader> Reader(Database& db, SqlParams params) const;
+  // Reads this feed's rows chunk by chunk with `params` (RunParams) bound,
+  // streamed when the config says read = stream (or `stream` says so).
+  std::unique_ptr<ChunkReader> Reader(Database& db, SqlParams params, std::optional<bool> stream = std::nullopt) const;
 
   // What the state query says about one response.
   struct StateView {

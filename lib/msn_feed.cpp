@@ -1,5 +1,6 @@
 #include "msn_feed.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -157,7 +158,9 @@ SyncReport MsnFeed::SyncLocked(Database& db, ItemStateStore& store, UnixTime now
   KeysetRows rows(*reader, feed_.keyset(), feed_.keyset().First(""), std::nullopt, static_cast<size_t>(c.fetch_rows));
   BoardRows board(rows, feed_.tmpl(), feed_.zone(), now, c.guid_prefix, title_column_, link_column_, ends_column_,
                   &report);
-  ItemStateStore::Reader state(store, static_cast<size_t>(c.fetch_rows));
+  // The records come in chunks of at most 2,000 (a buffered result each):
+  // the memory a sync needs does not follow the board's fetch_rows.
+  ItemStateStore::Reader state(store, std::min<size_t>(2000, static_cast<size_t>(c.fetch_rows)));
   ItemStateStore::Writer writer(store, after_batch);
   report.counts = MergeItems(board, state, writer, now);
   report.retired = store.DropTakeDownsBefore(now - c.retention_days * kDay + 1);
@@ -213,7 +216,10 @@ void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Respon
     // Within a window: less than its length ago.
     std::vector<ListedItem> listing =
         store.Listing(now - c.window_days * kDay + 1, now - c.retention_days * kDay + 1, static_cast<size_t>(c.max_items));
-    std::unique_ptr<ChunkReader> reader = feed_.Reader(db, feed_.RunParams("", FormatSqlDateTime(feed_.zone().FromUnix(now))));
+    // One row at a time, by its id: a prepared statement (prepared once)
+    // costs less than a streamed one built anew for every row.
+    std::unique_ptr<ChunkReader> reader =
+        feed_.Reader(db, feed_.RunParams("", FormatSqlDateTime(feed_.zone().FromUnix(now))), /*stream=*/false);
     std::string buf;
     for (const ListedItem& item : listing) {
       const ItemState& s = item.state;
