@@ -75,11 +75,21 @@ MergeCounts MergeItems(BoardItems& board, StateItems& state, ItemChanges& change
       if (take_b && !ran_out) ++n.unchanged;
     } else {
       switch (c->kind) {
-        case ItemChange::kCreated: ++n.created; break;
-        case ItemChange::kUpdated: ++n.updated; break;
-        case ItemChange::kReturned: ++n.returned; break;
-        case ItemChange::kTakenDown: ++n.taken_down; break;
-        case ItemChange::kDropped: ++n.dropped; break;
+        case ItemChange::kCreated:
+          ++n.created;
+          break;
+        case ItemChange::kUpdated:
+          ++n.updated;
+          break;
+        case ItemChange::kReturned:
+          ++n.returned;
+          break;
+        case ItemChange::kTakenDown:
+          ++n.taken_down;
+          break;
+        case ItemChange::kDropped:
+          ++n.dropped;
+          break;
       }
       changes.Apply(*c);
     }

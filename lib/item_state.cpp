@@ -29,7 +29,8 @@ struct Queries {
                            ", title, link FROM feed_item_state WHERE feed = :feed AND gone = :gone AND modified >= "
                            ":since ORDER BY modified DESC, item_id DESC LIMIT :limit");
   SqlQuery drop_old = State(
-      "DELETE FROM feed_item_state WHERE feed = :feed AND gone = 1 AND modified < :before ORDER BY modified LIMIT 1000");
+      "DELETE FROM feed_item_state WHERE feed = :feed AND gone = 1 AND modified < :before ORDER BY modified LIMIT "
+      "1000");
   SqlQuery load_synced = State("SELECT synced FROM feed_item_sync WHERE feed = :feed");
   // GREATEST: a slower sync that began earlier never moves the moment back.
   SqlQuery save_synced = State(
@@ -63,8 +64,8 @@ struct Queries {
           "listed = GREATEST(listed, VALUES(listed))";
       put[k] = State(put_sql);
       drop[k] = State("DELETE FROM feed_item_state WHERE feed = :feed AND item_id IN (" + ids + ")");
-      mark[k] = State("UPDATE feed_item_state SET listed = 1 WHERE feed = :feed AND listed = 0 AND item_id IN (" +
-                      ids + ")");
+      mark[k] =
+          State("UPDATE feed_item_state SET listed = 1 WHERE feed = :feed AND listed = 0 AND item_id IN (" + ids + ")");
     }
   }
 };
@@ -114,7 +115,8 @@ bool ItemStateStore::Reader::Next(ItemState* item) {
     if (started_ && in_chunk_ < chunk_) return done_ = true, false;
     started_ = true;
     in_chunk_ = 0;
-    rows_ = store_.db_.Run(Q().read, {{"feed", store_.feed_}, {"after", after_}, {"limit", static_cast<int64_t>(chunk_)}});
+    rows_ =
+        store_.db_.Run(Q().read, {{"feed", store_.feed_}, {"after", after_}, {"limit", static_cast<int64_t>(chunk_)}});
     if (!rows_.Next()) return done_ = true, false;
     break;
   }

@@ -21,8 +21,7 @@ constexpr uint64_t kPrintKey0 = 0x6d736e2d6974656dULL, kPrintKey1 = 0x66696e6765
 
 std::string Instant(std::optional<UnixTime> t) { return t ? "@" + std::to_string(*t) : std::string(); }
 
-size_t ColumnOf(const std::vector<Column>& cols, const std::string& name, const std::string& file,
-                const char* why) {
+size_t ColumnOf(const std::vector<Column>& cols, const std::string& name, const std::string& file, const char* why) {
   for (size_t i = 0; i < cols.size(); ++i) {
     if (cols[i].name == name) return i;
   }
@@ -85,8 +84,8 @@ class BoardRows : public BoardItems {
         ++report_->left_out;
         if (report_->left_out_items.size() < kMaxReportedItems) {
           report_->left_out_items.push_back("item " + std::to_string(item->id) + ": " +
-                                            (why.field.empty() ? "" : why.field + "='" + why.value + "' ") +
-                                            "breaks " + why.rule);
+                                            (why.field.empty() ? "" : why.field + "='" + why.value + "' ") + "breaks " +
+                                            why.rule);
         }
         continue;
       }
@@ -214,8 +213,8 @@ void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Respon
       for (std::string& s : r.left_out_items) report->Skip(std::move(s));
     }
     // Within a window: less than its length ago.
-    std::vector<ListedItem> listing =
-        store.Listing(now - c.window_days * kDay + 1, now - c.retention_days * kDay + 1, static_cast<size_t>(c.max_items));
+    std::vector<ListedItem> listing = store.Listing(now - c.window_days * kDay + 1, now - c.retention_days * kDay + 1,
+                                                    static_cast<size_t>(c.max_items));
     // One row at a time, by its id: a prepared statement (prepared once)
     // costs less than a streamed one built anew for every row.
     std::unique_ptr<ChunkReader> reader =

@@ -45,11 +45,11 @@ namespace feed {
 
 // What a sync did, for the command line and the log.
 struct SyncReport {
-  bool ran = false;       // false: the state was fresh enough already
-  UnixTime at = 0;        // the moment the board was read (or last read, when fresh)
+  bool ran = false;  // false: the state was fresh enough already
+  UnixTime at = 0;   // the moment the board was read (or last read, when fresh)
   MergeCounts counts;
-  int64_t retired = 0;    // take-downs past retention, dropped
-  size_t left_out = 0;    // rows that break a template rule (treated as not shown)
+  int64_t retired = 0;                      // take-downs past retention, dropped
+  size_t left_out = 0;                      // rows that break a template rule (treated as not shown)
   std::vector<std::string> left_out_items;  // the first 1000
 };
 

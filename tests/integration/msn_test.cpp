@@ -46,8 +46,8 @@ std::optional<UnixTime> ParseRfc822(const std::string& s) {
                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   char day[4], mon[4], sign;
   int d, y, h, mi, se, zh, zm, n = 0;
-  if (std::sscanf(s.c_str(), "%3s, %2d %3s %4d %2d:%2d:%2d %c%2d%2d%n", day, &d, mon, &y, &h, &mi, &se, &sign, &zh,
-                  &zm, &n) != 10 ||
+  if (std::sscanf(s.c_str(), "%3s, %2d %3s %4d %2d:%2d:%2d %c%2d%2d%n", day, &d, mon, &y, &h, &mi, &se, &sign, &zh, &zm,
+                  &n) != 10 ||
       static_cast<size_t>(n) != s.size() || (sign != '+' && sign != '-')) {
     return std::nullopt;
   }
@@ -202,7 +202,8 @@ class MsnIntegration : public ::testing::Test {
     return testing::WriteConfig(
         "[feed msn]\npath = /msn\ntemplate = @ROOT@/templates/msn.xml\nquery = @ROOT@/sql/sample-msn.sql\n"
         "content_type = application/rss+xml\nlifecycle = msn\nkeyset = id\nfetch_rows = 100\nguid_prefix = ad-\n"
-        "max_items = " + std::to_string(max_items) + "\nvalue.self = http://doska.example/feeds/msn\n" + extra);
+        "max_items = " +
+        std::to_string(max_items) + "\nvalue.self = http://doska.example/feeds/msn\n" + extra);
   }
   // The site-time form of an instant, for the test's SQL.
   static std::string Site(UnixTime t) { return FormatSqlDateTime(testing::Kiev().FromUnix(t)); }
@@ -270,19 +271,32 @@ TEST_F(MsnIntegration, MsnSeesEachChangeOfTheBoardExactlyOnce) {
                        edit_city = {shown[4]}, raise = {shown[5], shown[6], shown[7], shown[8]},
                        hide = {shown[9], shown[10]}, remove = {shown[11], shown[12]};
   testing::Mariadb("UPDATE listing SET title = CONCAT(title, ' (new)'), updated = '" + now + "' WHERE id IN (" +
-                   Join(edit_title) + ");"
-                   "UPDATE listing SET body = CONCAT(body, ' Edited.'), updated = '" + now + "' WHERE id IN (" +
-                   Join(edit_body) + ");"
-                   "UPDATE listing SET photo = 'changed.jpg', updated = '" + now + "' WHERE id IN (" +
-                   Join(edit_photo) + ");"
-                   "UPDATE listing SET region_id = IF(region_id = 1, 2, 1), updated = '" + now + "' WHERE id IN (" +
-                   Join(edit_city) + ");"
-                   "UPDATE listing SET updated = '" + now + "' WHERE id IN (" + Join(raise) + ");"
-                   "UPDATE listing SET status = 'hidden', updated = '" + now + "' WHERE id IN (" + Join(hide) + ");"
-                   "DELETE FROM listing WHERE id IN (" + Join(remove) + ");"
+                   Join(edit_title) +
+                   ");"
+                   "UPDATE listing SET body = CONCAT(body, ' Edited.'), updated = '" +
+                   now + "' WHERE id IN (" + Join(edit_body) +
+                   ");"
+                   "UPDATE listing SET photo = 'changed.jpg', updated = '" +
+                   now + "' WHERE id IN (" + Join(edit_photo) +
+                   ");"
+                   "UPDATE listing SET region_id = IF(region_id = 1, 2, 1), updated = '" +
+                   now + "' WHERE id IN (" + Join(edit_city) +
+                   ");"
+                   "UPDATE listing SET updated = '" +
+                   now + "' WHERE id IN (" + Join(raise) +
+                   ");"
+                   "UPDATE listing SET status = 'hidden', updated = '" +
+                   now + "' WHERE id IN (" + Join(hide) +
+                   ");"
+                   "DELETE FROM listing WHERE id IN (" +
+                   Join(remove) +
+                   ");"
                    "INSERT INTO listing (ref, title, body, region_id, added, days, updated) VALUES "
-                   "('NEW1', 'Новое 1', 'Текст', 1, '" + now + "', 30, '" + now + "'), "
-                   "('NEW2', 'Новое 2', '', 2, '" + now + "', 0, '" + now + "');");
+                   "('NEW1', 'Новое 1', 'Текст', 1, '" +
+                   now + "', 30, '" + now +
+                   "'), "
+                   "('NEW2', 'Новое 2', '', 2, '" +
+                   now + "', 0, '" + now + "');");
   std::vector<int64_t> added;
   for (const auto& row : testing::Table("SELECT id FROM listing WHERE ref LIKE 'NEW%' ORDER BY id")) {
     added.push_back(std::stoll(row[0]));
@@ -349,7 +363,8 @@ TEST_F(MsnIntegration, MsnSeesEachChangeOfTheBoardExactlyOnce) {
   clock.Advance(600);
   const std::string later = Site(clock.Now());
   testing::Mariadb("UPDATE listing SET status = 'active', added = '" + later + "', updated = '" + later +
-                   "' WHERE id IN (" + Join(hide) + ");"
+                   "' WHERE id IN (" + Join(hide) +
+                   ");"
                    "INSERT INTO listing (id, ref, title, body, added, days, updated) VALUES (" +
                    std::to_string(remove[0]) + ", 'BACK1', 'Снова', '', '" + later + "', 30, '" + later + "');");
   std::vector<int64_t> back = hide;
@@ -517,8 +532,7 @@ TEST_F(MsnIntegration, ConditionalRequestsFollowTheItemState) {
   EXPECT_EQ(testing::Fetch(app, cond).status, 304);
   // A raise changes nothing MSN sees: still 304.
   const std::vector<int64_t> shown = ShownIds(clock.Now());
-  testing::Mariadb("UPDATE listing SET updated = '" + Site(clock.Now()) + "' WHERE id = " +
-                   std::to_string(shown[0]));
+  testing::Mariadb("UPDATE listing SET updated = '" + Site(clock.Now()) + "' WHERE id = " + std::to_string(shown[0]));
   clock.Advance(60);
   EXPECT_EQ(testing::Fetch(app, cond).status, 304);
   Request since = Get();
