@@ -10,6 +10,7 @@ Results: a Markdown table and latest.json in bench/results/, and PNG charts.
     bench.py                   every measurement
     bench.py --only sitemaps   only the sitemap group (also BENCH_ONLY=sitemaps)
     bench.py --only baidu      only Baidu's document sitemap (BENCH_FILES documents)
+    bench.py --only msn        only the MSN group (also BENCH_ONLY=msn)
     bench.py --report          the report again from the last run's figures
 """
 
@@ -46,8 +47,8 @@ BINARY = os.path.join(ROOT, 'build', 'bench', 'feed.fcgi')
 FEED_SECRET = os.urandom(24).hex()
 # The groups of measurements; --only picks some (the others keep the figures
 # of the last run at the same board size).
-GROUPS = ('yads', 'jooble', 'memory', 'sitemaps', 'baidu')
-ONLY_GROUPS = ('sitemaps', 'baidu')
+GROUPS = ('yads', 'jooble', 'memory', 'sitemaps', 'baidu', 'msn')
+ONLY_GROUPS = ('sitemaps', 'baidu', 'msn')
 # sitemap.js (npm `sitemap`), the sitemap contender, and its driver.
 SITEMAP_JS = 'sitemap@8'
 SITEMAP_JS_DIR = os.path.join(BASE, 'sitemapjs')
@@ -61,6 +62,17 @@ SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 SITEMAP_QUERY = ("SELECT CONCAT('http://doska.example/ad/', ad_id, '.html'), updated FROM ads "
                  "WHERE status = 'active'{range} ORDER BY ad_id")
 LIVE_REPEATS = 5   # fetches of the live part (and floor reads) per round
+# The MSN feed's content columns, every ad's, as the mariadb client reads
+# them: the floor of a fetch with its change detection.
+MSN_FLOOR_QUERY = ("SELECT a.ad_id, a.title, a.text, c.name, a.photo, a.added, a.days FROM ads a "
+                   "LEFT JOIN city c ON c.city_id = a.city_id ORDER BY a.ad_id")
+# The moment the MSN fetches run at (--now): gen.py's boards end at its
+# default --now, 2026-11-01 12:00 Kiev; later rounds are 10 minutes apart.
+MSN_NOW = datetime.datetime(2026, 11, 1, 10, 0, 0, tzinfo=datetime.timezone.utc)
+# Each round changes the content of 1% of the ads (ad_id % 100 = round) and
+# raises another 1% (only `updated`). The edit toggles a marker, so that a
+# board kept between runs does not grow.
+MSN_MARK = ' [msn-bench]'
 
 # yads.php's own query, unpaged: the floor of a full dump.
 YADS_QUERY = ("SELECT a.ad_id, a.title, a.text, a.author, a.kind, c.name AS town, a.phone, a.email, "
@@ -120,7 +132,9 @@ class Board:
             self.sql(f.read(), root=True)
         self.sql("GRANT SELECT ON board.feed_robot_visit TO 'board'@'localhost';"
                  "GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'board'@'localhost';"
-                 "GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_state_seen TO 'board'@'localhost'", root=True)
+                 "GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_state_seen TO 'board'@'localhost';"
+                 "GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_item_state TO 'board'@'localhost';"
+                 "GRANT SELECT, INSERT, UPDATE ON board.feed_item_sync TO 'board'@'localhost'", root=True)
 
     def stop(self):
         run([os.path.join(SHARED, 'serve.sh'), 'stop', '-d', self.dir], stdout=subprocess.DEVNULL)
@@ -902,6 +916,85 @@ def report_baidu(r):
             r.get('baidu_tiny_files', 100), ok(r['baidu_peak_rss_kib_full'] < 32 * 1024), growth,
             ok(abs(growth - 1) <= 0.10)), '',
     ]
+def msn_change(board, k, when):
+    """Round k's board activity: 1% of the ads edited, another 1% raised."""
+    stamp = when.astimezone(zoneinfo.ZoneInfo('Europe/Kiev')).strftime('%Y-%m-%d %H:%M:%S')
+    board.sql("UPDATE ads SET text = IF(RIGHT(text, %d) = '%s', LEFT(text, CHAR_LENGTH(text) - %d), "
+              "CONCAT(text, '%s')), updated = '%s' WHERE ad_id %% 100 = %d;"
+              "UPDATE ads SET updated = '%s' WHERE ad_id %% 100 = %d" % (
+                  len(MSN_MARK), MSN_MARK, len(MSN_MARK), MSN_MARK, stamp, k % 100, stamp, (k + 50) % 100),
+              root=True)
+    # The edited ads the feed shows (active, within their period): each must
+    # come first in the fetch, modified at the fetch's moment.
+    return int(board.one("SELECT COUNT(*) FROM ads WHERE ad_id %% 100 = %d AND status = 'active' AND "
+                         "added + INTERVAL IF(days > 0, days, 30) DAY > '%s'" % (k % 100, stamp)))
+
+
+def msn_fetch(board, conf, when, out):
+    """One fetch of /msn by the command line at `when`: the state is older
+    than settle_seconds, so it syncs first. (seconds, peak KiB, body)."""
+    t, _, peak, _ = timed_rss([BINARY, '--config', conf, '--now', when.strftime('%Y-%m-%dT%H:%M:%SZ'),
+                               'render', '/msn', '-o', out], env=board.feed_env())
+    with open(out, 'rb') as f:
+        return t, peak, f.read()
+
+
+def msn_check(body, when, expected, cap, who):
+    """The fetch lists the round's edits first, dated at its moment."""
+    stamp = when.strftime('%Y-%m-%dT%H:%M:%SZ')
+    items = body.count(b'<item>')
+    fresh = body.count(('<dcterms:modified>%s</dcterms:modified>' % stamp).encode())
+    # Take-downs of listed ads that ran out meanwhile carry that moment too.
+    if fresh < min(expected, cap) or fresh > cap or items < fresh:
+        raise SystemExit('bench: %s: %d items dated %s, expected %d (of %d items)' % (
+            who, fresh, stamp, min(expected, cap), items))
+    parse_xml(body, who, 'msn.xml')
+    return items
+
+
+def msn(big, small, feed, results):
+    """Group 6: a fetch of /msn with its change detection, 1% of the ads
+    changed since the last fetch, against the mariadb client reading every
+    ad's id and content columns; memory on the full and the small board."""
+    conf = os.path.join(feed.site, 'conf', 'legacy-board.ini')
+    cap = int(re.search(r'^\[feed msn\].*?^max_items\s*=\s*(\d+)', open(conf).read(), re.M | re.S).group(1))
+    work = os.path.join(BASE, 'msn')
+    os.makedirs(work, exist_ok=True)
+    out = os.path.join(work, 'msn.xml')
+    t_feed, peaks, floors = [], {}, {'cp1251': [], 'utf8mb4': []}
+    for board, rounds in ((big, ROUNDS), (small, 1)):
+        # From an empty state: the first fetch creates every item (untimed).
+        board.sql("DELETE FROM feed_item_state WHERE feed = 'msn'; DELETE FROM feed_item_sync WHERE feed = 'msn';"
+                  "DELETE FROM feed_state_seen WHERE feed = 'msn'", root=True)
+        log('msn: first fetch on %d ads (every item created)' % board.ads)
+        msn_fetch(board, conf, MSN_NOW, out)
+        for k in range(1, rounds + 1):
+            when = MSN_NOW + datetime.timedelta(minutes=10 * k)
+            expected = msn_change(board, k, when)
+            t, peak, body = msn_fetch(board, conf, when, out)
+            items = msn_check(body, when, expected, cap, 'feed.fcgi /msn')
+            peaks[board.ads] = max(peaks.get(board.ads, 0), peak)
+            if board is not big:
+                continue
+            t_feed.append(t)
+            results['msn_items'], results['msn_edited_shown'] = items, expected
+            for cs in floors:
+                ft, _ = timed(lambda: run(board.client(cs) + ['--quick', '-N', '-B', '-e', MSN_FLOOR_QUERY],
+                                          stdout=subprocess.DEVNULL))
+                floors[cs].append(ft)
+            log('msn round %d: feed.fcgi %.2f s (%d items, %d edits shown), floor %.2f s cp1251, %.2f s utf8mb4' % (
+                k, t, items, expected, floors['cp1251'][-1], floors['utf8mb4'][-1]))
+    results['msn_ads'] = big.ads
+    results['msn_small_ads'] = small.ads
+    results['msn_max_items'] = cap
+    results['msn_fetch_s'] = median(t_feed)
+    results['msn_floor_cp1251_s'] = median(floors['cp1251'])
+    results['msn_floor_utf8mb4_s'] = median(floors['utf8mb4'])
+    results['ratio_msn_fetch_vs_floor'] = results['msn_fetch_s'] / min(results['msn_floor_cp1251_s'],
+                                                                       results['msn_floor_utf8mb4_s'])
+    results['msn_peak_rss_kib_full'] = peaks[big.ads]
+    results['msn_peak_rss_kib_small'] = peaks[small.ads]
+    results['ratio_msn_peak_rss_full_vs_small'] = peaks[big.ads] / peaks[small.ads]
 
 
 def chart(rows, title, path):
@@ -950,6 +1043,8 @@ def report(results):
         lines += report_sitemaps(r)
     if 'baidu' in groups:
         lines += report_baidu(r)
+    if 'msn' in groups:
+        lines += report_msn(r)
     for key, alt in (('chart', 'throughput'), ('sitemap_chart', 'sitemaps')):
         if r.get(key):
             lines += ['![%s](%s)' % (alt, os.path.basename(r[key])), '']
@@ -1063,13 +1158,31 @@ def report_sitemaps(r):
     ]
 
 
+def report_msn(r):
+    ratio = r['ratio_msn_fetch_vs_floor']
+    growth = r['ratio_msn_peak_rss_full_vs_small']
+    return [
+        '## 6. MSN: a fetch of `/msn` with its change detection (%d ads, 1%% edited and 1%% raised since the last '
+        'fetch; %d items listed, max_items %d)' % (r['msn_ads'], r['msn_items'], r['msn_max_items']), '',
+        '| contender | time |', '|---|---:|',
+        '| feed.fcgi render /msn (sync: every ad read, rendered and fingerprinted, merged with the state) | %.2f s |' % (
+            r['msn_fetch_s']),
+        '| floor: mariadb --quick, every ad\'s id and content columns, cp1251 | %.2f s |' % r['msn_floor_cp1251_s'],
+        '| floor: the same, utf8mb4 | %.2f s |' % r['msn_floor_utf8mb4_s'], '',
+        '- feed.fcgi / the better floor: **%.2f×** (target at most 2×: %s)' % (ratio, ok(ratio <= 2)),
+        '- peak memory: %.1f MiB on %d ads, %.1f MiB on %d ads: **%.2f×** (flat: %s)' % (
+            r['msn_peak_rss_kib_full'] / 1024, r['msn_ads'], r['msn_peak_rss_kib_small'] / 1024, r['msn_small_ads'],
+            growth, ok(growth <= 1.10)), '',
+    ]
+
+
 def measured_groups(r):
     """Which groups the figures hold, and when each was measured (results
     of runs before groups were recorded: by their keys)."""
     if 'groups' in r:
         return r['groups']
     keys = {'yads': 'yads_full_feed_s', 'jooble': 'jooble_full_feed_utf8_s', 'memory': 'feed_peak_rss_kib_full',
-            'sitemaps': 'sitemap_ads', 'baidu': 'baidu_documents'}
+            'sitemaps': 'sitemap_ads', 'baidu': 'baidu_documents', 'msn': 'msn_ads'}
     return {g: r['when'] for g, k in keys.items() if k in r}
 
 
@@ -1152,6 +1265,8 @@ def main():
             full_jooble(big, feed, results)
         if 'sitemaps' in groups:
             sitemaps(big, small, feed, results)
+        if 'msn' in groups:
+            msn(big, small, feed, results)
         if 'memory' in groups:
             memory(small, big, feed, results, big_peak)
         if others:

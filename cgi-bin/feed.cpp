@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@
 namespace {
 
 const char kUsage[] =
-    "usage: feed.fcgi [--config FILE] [COMMAND ...]\n"
+    "usage: feed.fcgi [--config FILE] [--now YYYY-MM-DDTHH:MM:SSZ] [COMMAND ...]\n"
     "\n"
     "Serves listing feeds (Yads, Jooble, ...) from a board's database.\n"
     "Without a command it serves requests: FastCGI when started by a FastCGI\n"
@@ -43,6 +44,12 @@ const char kUsage[] =
     "        line per file (name, URLs, bytes), a summary and the rows left out;\n"
     "        --robots adds the Sitemap: lines for robots.txt. Exit 0 on\n"
     "        success, 1 otherwise.\n"
+    "  sync PATH\n"
+    "        bring the item state of the MSN feed at PATH (lifecycle = msn, such\n"
+    "        as /msn) up to date with the board: new items, real changes and\n"
+    "        take-downs, so that a fetch finds it fresh (run from cron at least\n"
+    "        every settle_seconds to spare fetches the work). Prints what\n"
+    "        changed. Exit 0 on success, 1 otherwise.\n"
     "  check [--deep] [--json]\n"
     "        load the config, templates and SQL and run every feed's query for\n"
     "        real on a sample of rows (--deep: on all of them, and walk each\n"
@@ -52,6 +59,9 @@ const char kUsage[] =
     "        finding (FILE:LINE: what; what to do), rows the template's rules\n"
     "        leave out as warnings, then a summary; --json for scripts. Exit 0\n"
     "        when there is no error.\n"
+    "\n"
+    "--now runs a command as of that moment (UTC) instead of the clock's:\n"
+    "for reproducing what a robot got, and for benchmarks on old data.\n"
     "\n"
     "The config file comes from --config or FEED_CONFIG. FEED_DB_HOST,\n"
     "FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD and\n"
@@ -269,6 +279,33 @@ int Write(feed::App& app, std::vector<std::string> args) {
   }
 }
 
+int Sync(feed::App& app, const std::vector<std::string>& args) {
+  if (args.size() != 1) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const bool tty = isatty(STDERR_FILENO);
+  auto progress = [&](size_t items) {
+    if (tty) std::fprintf(stderr, "\r%zu items written ", items);
+  };
+  try {
+    feed::SyncReport r = app.SyncItems(args[0], progress);
+    if (tty) std::fputs("\r\033[K", stderr);
+    const feed::MergeCounts& n = r.counts;
+    std::printf("%s: %zu items shown, %zu unchanged, %zu created, %zu updated, %zu shown again, %zu taken down, "
+                "%zu dropped unlisted, %lld take-downs retired, %zu rows left out\n",
+                args[0].c_str(), n.shown, n.unchanged, n.created, n.updated, n.returned, n.taken_down, n.dropped,
+                static_cast<long long>(r.retired), r.left_out);
+    for (const std::string& s : r.left_out_items) std::printf("  left out: %s\n", s.c_str());
+    if (r.left_out > r.left_out_items.size()) std::printf("  ... and %zu more\n", r.left_out - r.left_out_items.size());
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  } catch (const feed::FeedError& e) {
+    if (tty) std::fputs("\n", stderr);
+    std::fprintf(stderr, "feed.fcgi: sync %s: %s\n", args[0].c_str(), e.what());
+    return 1;
+  }
+}
+
 int ServeFastCgi(feed::App& app) {
   FCGX_Request request;
   if (FCGX_Init() != 0 || FCGX_InitRequest(&request, 0, 0) != 0) {
@@ -340,15 +377,30 @@ int main(int argc, char** argv) {
     config_file = args[1];
     args.erase(args.begin(), args.begin() + 2);
   }
+  std::optional<feed::FixedClock> fixed;
+  if (args.size() >= 2 && args[0] == "--now") {
+    // "YYYY-MM-DDTHH:MM:SSZ", UTC.
+    std::string t = args[1];
+    auto local = t.size() == 20 && t[10] == 'T' && t[19] == 'Z'
+                     ? feed::ParseSqlDateTime(t.substr(0, 10) + " " + t.substr(11, 8))
+                     : std::nullopt;
+    if (!local) {
+      std::fputs("feed.fcgi: --now takes a UTC moment such as 2026-11-01T12:00:00Z\n", stderr);
+      return 2;
+    }
+    fixed.emplace(feed::NaiveSeconds(*local));
+    args.erase(args.begin(), args.begin() + 2);
+  }
   if (config_file.empty()) {
     std::fputs("feed.fcgi: no config: set FEED_CONFIG or pass --config FILE (see --help)\n", stderr);
     return 2;
   }
   try {
-    feed::App app(feed::LoadConfig(config_file));
+    feed::App app(feed::LoadConfig(config_file), fixed ? &*fixed : nullptr);
     if (!args.empty() && args[0] == "check") return Check(app, config_file, {args.begin() + 1, args.end()});
     if (!args.empty() && args[0] == "render") return Render(app, {args.begin() + 1, args.end()});
     if (!args.empty() && args[0] == "write") return Write(app, {args.begin() + 1, args.end()});
+    if (!args.empty() && args[0] == "sync") return Sync(app, {args.begin() + 1, args.end()});
     if (!args.empty()) {
       std::fprintf(stderr, "feed.fcgi: unknown command '%s' (see --help)\n", args[0].c_str());
       return 2;

@@ -19,6 +19,11 @@ App::App(Config config, const Clock* clock)
   for (const FeedConfig& f : config_.feeds) {
     feeds_.push_back(std::make_unique<Feed>(f, config_));
     if (f.path.empty()) continue;  // a set's section: served as its parts
+    if (f.lifecycle == Lifecycle::kMsn) {
+      msn_feeds_.push_back(std::make_unique<MsnFeed>(*feeds_.back(), config_.database));
+      routes_.Add(Route{f.path, Role::kItems, msn_feeds_.size() - 1, {}, false});
+      continue;
+    }
     documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back()));
     routes_.Add(Route{f.path, Role::kDocument, documents_.size() - 1, {}, false});
   }
@@ -49,6 +54,20 @@ App::App(Config config, const Clock* clock)
 void App::CheckDatabase() {
   for (auto& d : documents_) d->Bind(db_);
   for (auto& s : sets_) s->Bind(db_);
+  for (auto& m : msn_feeds_) m->Bind(db_);
+}
+
+MsnFeed* App::msn_feed(const std::string& path) {
+  for (auto& m : msn_feeds_) {
+    if (m->feed().config().path == path) return m.get();
+  }
+  return nullptr;
+}
+
+SyncReport App::SyncItems(const std::string& path, const std::function<void(size_t items)>& progress) {
+  MsnFeed* m = msn_feed(path);
+  if (!m) throw NotFound("no feed with lifecycle = msn has path " + path);
+  return m->Sync(db_, clock_, /*only_if_stale=*/false, progress);
 }
 
 CheckReport App::Check(const CheckOptions& options) {
@@ -87,6 +106,12 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report) {
         log_("feed " + d.feed().config().name + ": the robot's visit was not recorded: " + report->visit_error);
       }
       Log(d.feed().config().name, *report);
+      return;
+    }
+    case Role::kItems: {
+      MsnFeed& m = *msn_feeds_[r.target];
+      m.Serve(req, db_, clock_, resp, report);
+      Log(m.feed().config().name, *report);
       return;
     }
     case Role::kIndex:

@@ -20,6 +20,7 @@
 #include "document_set.h"
 #include "feed.h"
 #include "http.h"
+#include "msn_feed.h"
 #include "output.h"
 #include "routes.h"
 
@@ -54,6 +55,12 @@ class App {
   WriteReport WriteSet(const std::string& path, const std::string& dir,
                        const std::function<void(size_t rows)>& progress = nullptr);
 
+  // Brings the item state of the MSN feed served at `path` up to date with
+  // the board (MsnFeed::Sync, not only when stale). Throws
+  // FeedError(kNotFound) when no such feed has that path, others as
+  // MsnFeed::Sync.
+  SyncReport SyncItems(const std::string& path, const std::function<void(size_t items)>& progress = nullptr);
+
   // Where log lines go (stderr by default: Apache's error log under
   // mod_fcgid).
   void SetLog(std::function<void(const std::string&)> log) { log_ = std::move(log); }
@@ -61,6 +68,8 @@ class App {
   Database& database() { return db_; }
   const Config& config() const { return config_; }
   const RouteTable& routes() const { return routes_; }
+  // The MSN feed served at `path`, or nullptr (tests).
+  MsnFeed* msn_feed(const std::string& path);
 
  private:
   void Dispatch(const Request& req, Response& resp, FeedReport* report);
@@ -73,6 +82,7 @@ class App {
   std::vector<std::unique_ptr<Feed>> feeds_;
   std::vector<std::unique_ptr<DocumentFeed>> documents_;
   std::vector<std::unique_ptr<DocumentSet>> sets_;
+  std::vector<std::unique_ptr<MsnFeed>> msn_feeds_;
   RouteTable routes_;
   std::function<void(const std::string&)> log_;
   SpoolDir spool_;

@@ -80,7 +80,7 @@ Unpaged ReadUnpaged(Feed& f, Database& db, const Clock& clock, size_t max_rows) 
     u.keys.push_back(key);
     RowRejection why;
     scratch.clear();
-    if (!f.tmpl().RenderRow(scratch, rows, &why)) {
+    if (!f.tmpl().RenderRow(scratch, rows, reader->ChildrenOf(pos), &why, nullptr)) {
       const std::string rule = (why.field.empty() ? "" : why.field + ":") + why.rule;
       auto& ids = u.rules[rule];
       if (ids.size() < kIdsPerRule) ids.push_back(why.item.empty() ? key : why.item);

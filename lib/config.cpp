@@ -220,6 +220,20 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       f.settle_seconds = ParseInt(v, file, key, 0, 86400);
     } else if (key == "max_run_seconds") {
       f.max_run_seconds = ParseInt(v, file, key, 3600, 31 * 86400);
+    } else if (key == "lifecycle") {
+      if (s != "none" && s != "msn") throw ConfigError(Where(file, v.line) + "lifecycle must be none or msn");
+      f.lifecycle = s == "msn" ? Lifecycle::kMsn : Lifecycle::kNone;
+    } else if (key == "window_days") {
+      f.window_days = ParseInt(v, file, key, 1, 366);
+    } else if (key == "retention_days") {
+      f.retention_days = ParseInt(v, file, key, 1, 366);
+    } else if (key == "guid_prefix") {
+      // Fixed text: a guid must never hold anything that can change.
+      if (s.size() > 32 || s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:/") !=
+                               std::string::npos) {
+        throw ConfigError(Where(file, v.line) + "guid_prefix is at most 32 letters, digits and - _ . : /");
+      }
+      f.guid_prefix = s;
     } else if (key.rfind("value.", 0) == 0 && IsName(key.substr(6))) {
       f.values[key.substr(6)] = s;
     } else if (key.rfind("child.", 0) == 0) {
@@ -263,6 +277,24 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
   }
   if (f.max_items && !f.continue_param.empty()) {
     throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] pages with page_size, not max_items");
+  }
+  if (f.lifecycle == Lifecycle::kMsn) {
+    const std::string where = Where(file, sec.line) + "[feed " + f.name + "] lifecycle = msn ";
+    if (f.keyset.size() != 1 || f.order != Direction::kAscending) {
+      throw ConfigError(where + "needs keyset = ID, one integer field that never changes (the primary key)");
+    }
+    if (f.since != SinceSource::kNone || !f.continue_param.empty() || f.page_size) {
+      throw ConfigError(where + "lists what changed by itself: no since, continue or page_size");
+    }
+    if (!f.state_query_file.empty()) {
+      throw ConfigError(where + "takes its validators from the item state: no state_query");
+    }
+    if (f.format != Format::kXml) throw ConfigError(where + "is an XML feed");
+    if (f.max_items == 0) f.max_items = 1000;
+    if (f.guid_prefix.empty()) f.guid_prefix = f.name + "-";
+  } else if (f.window_days != 7 || f.retention_days != 7 || !f.guid_prefix.empty()) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name +
+                      "] window_days, retention_days and guid_prefix need lifecycle = msn");
   }
   // A feed of the newest items first lists the newest 50 unless told.
   if (f.order == Direction::kDescending && f.max_items == 0) f.max_items = 50;
@@ -470,7 +502,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       if (it->format != s.format) {
         throw ConfigError(where + "and [feed " + name + "] differ in format (a .txt set takes format = text feeds)");
       }
-      if (!it->continue_param.empty() || it->since != SinceSource::kNone || it->order != Direction::kAscending) {
+      if (!it->continue_param.empty() || it->since != SinceSource::kNone || it->order != Direction::kAscending ||
+          it->lifecycle != Lifecycle::kNone) {
         throw ConfigError(where + "takes feeds of every current item in keyset order: [feed " + name +
                           "] has since, continue or order");
       }

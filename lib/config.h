@@ -90,6 +90,14 @@ enum class SinceSource {
   kRobot,  // If-Modified-Since, else the robot's last whole visit (Jooble)
 };
 
+// How a feed's items live (lifecycle = ...).
+enum class Lifecycle {
+  kNone,  // each response shows the rows as the query returns them
+  kMsn,   // MSN's content ingestion: stable guids, a modified date that moves
+          // only when an item's rendered content changes, and take-downs for
+          // items that left the board (see msn_feed.h)
+};
+
 // The sitemaps.org limits, which no configured limit may pass.
 constexpr int kMaxPartItems = 50000;
 constexpr int64_t kMaxXmlPartBytes = 52428800;
@@ -133,6 +141,11 @@ struct FeedConfig {
   int max_run_seconds = 604800;               // a token whose run began longer ago gets 400
   std::map<std::string, std::string> values;  // value.KEY = ...: {value.KEY} in the template
   std::vector<ChildConfig> children;          // child.NAME = FILE: rows of other tables per row
+  // lifecycle = msn (see msn_feed.h); max_items then defaults to 1000.
+  Lifecycle lifecycle = Lifecycle::kNone;
+  int window_days = 7;     // items created or modified this long ago are listed
+  int retention_days = 7;  // a take-down stays listed this long
+  std::string guid_prefix; // guid = prefix + the keyset id ("ad-" gives "ad-123"); default NAME-
 };
 
 // A document set: parts of its section feeds, each part a keyset range of

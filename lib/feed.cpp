@@ -110,6 +110,8 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
   need("limit");
   for (const std::string& k : config_.keyset) need("after_" + k);
   if (config_.since != SinceSource::kNone) need("since");
+  // An MSN feed reads single items back by id (the ones a response lists).
+  if (config_.lifecycle == Lifecycle::kMsn) need("until_" + config_.keyset[0]);
   // [site] values are bound as :site_KEY, so the SQL needs no copy of them.
   for (const auto& [key, value] : site.site) site_params_["site_" + key] = value;
   auto is_key = [&](const std::string& p, const char* prefix) {
@@ -175,10 +177,19 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
   weak_tags_ = template_.Writes("feed.date") || template_.Writes("feed.continue");
 }
 
-void Feed::Bind(Database& db) {
+void Feed::Bind(Database& db, const std::vector<std::string>& engine_fields) {
   if (bound_) return;
   std::vector<Column> cols = db.Describe(query_);
-  template_.BindColumns(cols, query_.file);
+  std::vector<Column> bound = cols;
+  for (const std::string& name : engine_fields) {
+    for (const Column& c : cols) {
+      if (c.name == name) {
+        throw ConfigError(query_.file + ": the engine fills in '" + name + "' itself; the query must not return it");
+      }
+    }
+    bound.push_back({name, ColumnType::kText});
+  }
+  template_.BindColumns(bound, query_.file);
   keyset_.Bind(cols, config_.query_file);
   lastmod_column_ = -1;
   if (!config_.lastmod.empty()) {
@@ -205,6 +216,7 @@ void Feed::Bind(Database& db) {
     template_.BindChildColumns(child_configs_[c].name, cc, child_queries_[c].file);
     child_columns_.push_back(std::move(cc));
   }
+  columns_ = std::move(cols);
   bound_ = true;
 }
 
@@ -215,8 +227,9 @@ SqlParams Feed::RunParams(const std::string& since, const std::string& now) cons
   return sp;
 }
 
-std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const {
-  if (child_queries_.empty()) return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream);
+std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params, std::optional<bool> stream) const {
+  const bool streamed = stream.value_or(config_.stream);
+  if (child_queries_.empty()) return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), streamed);
   // The child rows stream on a connection of their own while the parents'
   // connection reads the next chunk.
   auto child_db = std::make_unique<Database>(db.config());
@@ -234,7 +247,7 @@ std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params) const 
                        static_cast<size_t>(child_configs_[c].max_per_parent)});
   }
   return std::make_unique<FamilyReader>(std::move(child_db),
-                                        std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), config_.stream),
+                                        std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), streamed),
                                         std::move(readers), keyset_, std::move(sources));
 }
 

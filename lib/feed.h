@@ -65,15 +65,22 @@ class Feed {
   // template field and keyset field is a result column, keyset fields are
   // integers or dates. Throws kConfig on a mapping error, kUnavailable when
   // the database is down (and then checks again on the next call).
-  void Bind(Database& db);
+  // `engine_fields` are template fields the engine fills in itself (an MSN
+  // item's guid and dates): the template is bound to the query's columns
+  // followed by these (see Template::RenderRow), and the query must not
+  // return columns of those names.
+  void Bind(Database& db, const std::vector<std::string>& engine_fields = {});
+  // The query's result columns (after Bind).
+  const std::vector<Column>& columns() const { return columns_; }
 
   // The values every query of a run binds: :site_KEY, :since, :now.
   SqlParams RunParams(const std::string& since, const std::string& now) const;
 
-  // Reads this feed's rows chunk by chunk with `params` (RunParams) bound;
+  // Reads this feed's rows chunk by chunk with `params` (RunParams) bound,
+  // streamed when the config says read = stream (or `stream` says so);
   // with child queries, each chunk's children too (children.h), one query
   // per child query and chunk. REQUIRES: Bind.
-  std::unique_ptr<ChunkReader> Reader(Database& db, SqlParams params) const;
+  std::unique_ptr<ChunkReader> Reader(Database& db, SqlParams params, std::optional<bool> stream = std::nullopt) const;
 
   // What the state query says about one response.
   struct StateView {
@@ -114,6 +121,7 @@ class Feed {
   SqlParams site_params_;  // :site_KEY values from [site]
   uint64_t identity_;
   int lastmod_column_ = -1;
+  std::vector<Column> columns_;
   bool weak_tags_ = false;  // bodies hold the moment of their run
   bool bound_ = false;
 };

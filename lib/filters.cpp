@@ -25,31 +25,60 @@ void Flag(std::string_view in, std::string& out, const TimeZone&) {
   out += v.empty() || v == "0" ? '0' : '1';
 }
 
-std::optional<LocalTime> AsTime(std::string_view in) {
+// An instant the engine computed itself (an item's modified date, its
+// expiration) reaches the template as "@SECONDS" (Unix seconds), so that it
+// never passes through the site's wall time: a moment in the hour repeated
+// when summer time ends would otherwise come back an hour early.
+std::optional<UnixTime> AsInstant(std::string_view in) {
+  std::string_view v = TrimSpace(in);
+  if (v.size() < 2 || v.size() > 13 || v[0] != '@') return std::nullopt;
+  UnixTime t = 0;
+  for (char c : v.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    t = t * 10 + (c - '0');
+  }
+  // Years 1000 to 9999, as a DATETIME holds.
+  if (t > 253402300799) return std::nullopt;
+  return t;
+}
+
+// A value in the site's wall time: a DATETIME, a DATE, or an instant.
+std::optional<LocalTime> AsTime(std::string_view in, const TimeZone& zone) {
+  if (auto t = AsInstant(in)) return zone.FromUnix(*t);
   return ParseSqlDateTime(TrimSpace(in), /*allow_date_only=*/true);
+}
+
+// The instant a value stands for: a DATETIME in the site's zone, or "@SECONDS".
+std::optional<UnixTime> AsUnix(std::string_view in, const TimeZone& zone) {
+  if (auto t = AsInstant(in)) return t;
+  if (auto t = ParseSqlDateTime(TrimSpace(in), /*allow_date_only=*/true)) return zone.ToUnix(*t);
+  return std::nullopt;
 }
 
 // A value that is not a date renders empty: a template marks such fields
 // required where the format needs them.
-void Date(std::string_view in, std::string& out, const TimeZone&) {
-  if (auto t = AsTime(in)) out += FormatDate(*t);
+void Date(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in, zone)) out += FormatDate(*t);
 }
-void DateTime(std::string_view in, std::string& out, const TimeZone&) {
-  if (auto t = AsTime(in)) out += FormatSqlDateTime(*t);
+void DateTime(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in, zone)) out += FormatSqlDateTime(*t);
 }
-void DayMonthYear(std::string_view in, std::string& out, const TimeZone&) {
-  if (auto t = AsTime(in)) out += FormatDayMonthYear(*t);
+void DayMonthYear(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in, zone)) out += FormatDayMonthYear(*t);
 }
 void Rfc822(std::string_view in, std::string& out, const TimeZone& zone) {
-  if (auto t = AsTime(in)) out += FormatRfc822(zone.ToUnix(*t), zone);
+  if (auto t = AsUnix(in, zone)) out += FormatRfc822(*t, zone);
 }
 void Rfc3339(std::string_view in, std::string& out, const TimeZone& zone) {
-  if (auto t = AsTime(in)) AppendRfc3339(out, *t, zone);
+  if (auto u = AsInstant(in)) {
+    out += FormatRfc3339(*u, zone);
+  } else if (auto t = ParseSqlDateTime(TrimSpace(in), /*allow_date_only=*/true)) {
+    AppendRfc3339(out, *t, zone);  // the board's wall time, most often written as it is
+  }
 }
 void Rfc3339Utc(std::string_view in, std::string& out, const TimeZone& zone) {
-  if (auto t = AsTime(in)) out += FormatRfc3339Utc(zone.ToUnix(*t));
+  if (auto t = AsUnix(in, zone)) out += FormatRfc3339Utc(*t);
 }
-
 // "http://www.site/x" -> "www.site/x" (Yads wants the address without it).
 void NoScheme(std::string_view in, std::string& out, const TimeZone&) {
   std::string_view s = TrimSpace(in);
@@ -63,8 +92,8 @@ void NoScheme(std::string_view in, std::string& out, const TimeZone&) {
 void Url(std::string_view in, std::string& out, const TimeZone&) { AppendUriEncoded(out, in); }
 
 // "YYYY-MM-DDThh:mm:ss", site time without an offset (Baidu's lastmod).
-void IsoLocal(std::string_view in, std::string& out, const TimeZone&) {
-  if (auto t = AsTime(in)) {
+void IsoLocal(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in, zone)) {
     std::string s = FormatSqlDateTime(*t);
     s[10] = 'T';
     out += s;
@@ -73,8 +102,8 @@ void IsoLocal(std::string_view in, std::string& out, const TimeZone&) {
 
 // "2013-7-9 19:48": month and day without a leading zero, hour and minute
 // with (Baidu's datePublished and commentTime, as the seed writes them).
-void YmdHm(std::string_view in, std::string& out, const TimeZone&) {
-  if (auto t = AsTime(in)) {
+void YmdHm(std::string_view in, std::string& out, const TimeZone& zone) {
+  if (auto t = AsTime(in, zone)) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%04d-%d-%d %02d:%02d", t->year, t->month, t->day, t->hour, t->minute);
     out += buf;

@@ -11,7 +11,11 @@
 
 namespace feed {
 
-// `zone` is the site's: the zone DATETIME values are in.
+// `zone` is the site's: the zone DATETIME values are in. The date filters
+// (date, datetime, dmy, rfc822, rfc3339, rfc3339utc) read a DATETIME or DATE
+// in that zone, or "@SECONDS", an instant in Unix seconds (the moments the
+// engine computes itself, such as an MSN item's modified date); anything
+// else renders empty.
 using FilterFn = void (*)(std::string_view in, std::string& out, const TimeZone& zone);
 
 // The filter named `name`, or nullptr.

@@ -15,7 +15,7 @@
 
 namespace feed {
 
-enum class Role { kDocument, kIndex, kPart };
+enum class Role { kDocument, kIndex, kPart, kItems };  // kItems: an MSN feed (msn_feed.h)
 
 struct Route {
   std::string pattern;

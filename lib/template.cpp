@@ -669,7 +669,8 @@ struct Renderer {
   const DocumentValues* doc;
   const RowChildren* children = nullptr;
   std::vector<RowRejection>* dropped = nullptr;  // items left out of a repeated element
-  std::string item_key;                          // the row's feed:key value, for those reports
+  const std::vector<std::string_view>* extra = nullptr;  // columns past the row's own (engine values)
+  std::string item_key;                                  // the row's feed:key value, for those reports
   // The item a repeated element is at: a child row, or a piece.
   size_t item = 0;
   std::string_view piece;
@@ -679,7 +680,10 @@ struct Renderer {
   size_t too_few_kept = 0;
 
   std::string_view Field(int scope, int field) const {
-    if (scope == 0) return row->Get(static_cast<size_t>(p.columns[field]));
+    if (scope == 0) {
+      const size_t c = static_cast<size_t>(p.columns[field]);
+      return extra && c >= row->size() ? (*extra)[c - row->size()] : row->Get(c);
+    }
     const Scope& sc = p.scopes[scope - 1];
     if (sc.split) return piece;
     return children->Get(static_cast<size_t>(sc.child), item, static_cast<size_t>(sc.columns[field]));
@@ -818,18 +822,32 @@ void Template::RenderHead(std::string& out, const DocumentValues& doc) const {
 }
 
 std::string Template::KeyOf(const Rows& row) const {
-  if (plan_->key_field < 0) return "";
+  if (plan_->key_field < 0 || static_cast<size_t>(plan_->columns[plan_->key_field]) >= row.size()) return "";
   return CleanUtf8(row.Get(static_cast<size_t>(plan_->columns[plan_->key_field])).substr(0, 64));
 }
 
 bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) const {
-  return RenderRow(out, row, nullptr, why, nullptr);
+  return Render(out, row, nullptr, nullptr, why, nullptr);
 }
 
 bool Template::RenderRow(std::string& out, const Rows& row, const RowChildren* children, RowRejection* why,
                          std::vector<RowRejection>* dropped) const {
+  return Render(out, row, nullptr, children, why, dropped);
+}
+
+bool Template::RenderRow(std::string& out, const Rows& row, const std::vector<std::string_view>& extra,
+                         RowRejection* why) const {
+  return Render(out, row, &extra, nullptr, why, nullptr);
+}
+
+bool Template::Render(std::string& out, const Rows& row, const std::vector<std::string_view>* extra,
+                      const RowChildren* children, RowRejection* why, std::vector<RowRejection>* dropped) const {
+  auto value = [&](int field) {
+    const size_t c = static_cast<size_t>(plan_->columns[field]);
+    return extra && c >= row.size() ? (*extra)[c - row.size()] : row.Get(c);
+  };
   for (const Rule& r : plan_->rules) {
-    std::string_view v = row.Get(static_cast<size_t>(plan_->columns[r.field]));
+    std::string_view v = value(r.field);
     if (!Passes(r, v)) {
       if (why) *why = {plan_->fields[r.field], Shown(v), r.text, KeyOf(row)};
       return false;
@@ -838,10 +856,11 @@ bool Template::RenderRow(std::string& out, const Rows& row, const RowChildren* c
   const size_t mark = out.size();
   const size_t dropped_mark = dropped ? dropped->size() : 0;
   Renderer r(*plan_, &row, nullptr, children, dropped);
+  r.extra = extra;
   if (dropped && !plan_->scopes.empty()) r.item_key = KeyOf(row);
   if (dropped) {
     for (const Rule& n : plan_->notes) {
-      std::string_view v = row.Get(static_cast<size_t>(plan_->columns[n.field]));
+      std::string_view v = value(n.field);
       if (!Passes(n, v)) dropped->push_back({plan_->fields[n.field], Shown(v), n.text, KeyOf(row), true});
     }
   }

@@ -146,6 +146,11 @@ class Template {
   // only when the row itself is written).
   bool RenderRow(std::string& out, const Rows& row, const RowChildren* children, RowRejection* why,
                  std::vector<RowRejection>* dropped) const;
+  // The same, for a template bound to the row's columns followed by values
+  // the engine computes (an MSN item's guid and dates): column row.size() + i
+  // is extra[i]. REQUIRES: extra holds every bound column past the row's.
+  bool RenderRow(std::string& out, const Rows& row, const std::vector<std::string_view>& extra,
+                 RowRejection* why) const;
   // Everything after the repeated element.
   void RenderTail(std::string& out, const DocumentValues& doc) const;
 
@@ -153,6 +158,11 @@ class Template {
   struct Plan;  // the compiled form; defined in template.cpp
 
  private:
+  // Every RenderRow: `extra` (may be null) continues the row's columns,
+  // `children` (may be null) are its child rows.
+  bool Render(std::string& out, const Rows& row, const std::vector<std::string_view>* extra,
+              const RowChildren* children, RowRejection* why, std::vector<RowRejection>* dropped) const;
+
   explicit Template(std::unique_ptr<Plan> plan);
   std::string KeyOf(const Rows& row) const;  // the feed:key field's value, or ""
   std::unique_ptr<Plan> plan_;

@@ -3,6 +3,8 @@
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_robot_visit TO 'feeds'@'localhost';
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'feeds'@'localhost';
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_state_seen TO 'feeds'@'localhost';
+--   GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_item_state TO 'feeds'@'localhost';
+--   GRANT SELECT, INSERT, UPDATE ON board.feed_item_sync TO 'feeds'@'localhost';
 -- (the feed user needs only SELECT on the board's own tables).
 
 -- Each robot's last two visits of each feed (Jooble's incremental feed):
@@ -51,4 +53,35 @@ CREATE TABLE IF NOT EXISTS feed_state_seen (
   first_seen  BIGINT NOT NULL,        -- Unix seconds
   PRIMARY KEY (feed, scope),
   KEY oldest (feed, first_seen)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The items of MSN feeds (lifecycle = msn), one record per item of each
+-- feed: the fingerprint of its content as the feed renders it (everything
+-- but the modified date), the moment that last changed (dcterms:modified),
+-- its end (dcterms:valid, mi:expirationDate), whether it was taken down
+-- (it left the board: its record then holds the take-down's moments until
+-- the retention window has passed, and goes) and whether a response listed
+-- it (only listed items get take-downs). Title and link are the last ones
+-- rendered, which a take-down repeats. Moments are Unix seconds.
+CREATE TABLE IF NOT EXISTS feed_item_state (
+  feed         VARCHAR(64) NOT NULL,   -- the [feed NAME]
+  item_id      BIGINT NOT NULL,        -- the board's id (the feed's keyset)
+  fingerprint  BIGINT NOT NULL,        -- SipHash of the rendered item, as signed 64 bits
+  modified     BIGINT NOT NULL,
+  expires      BIGINT NULL,            -- NULL: the item has no end
+  gone         TINYINT NOT NULL DEFAULT 0,
+  listed       TINYINT NOT NULL DEFAULT 0,
+  title        TEXT NOT NULL,
+  link         TEXT NOT NULL,
+  PRIMARY KEY (feed, item_id),
+  KEY newest (feed, gone, modified, item_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- When each MSN feed's item state was last brought up to date: the moment
+-- the board was read (Unix seconds). A fetch syncs first when this is older
+-- than the feed's settle_seconds; `feed.fcgi sync PATH` does it from cron.
+CREATE TABLE IF NOT EXISTS feed_item_sync (
+  feed    VARCHAR(64) NOT NULL,
+  synced  BIGINT NOT NULL,
+  PRIMARY KEY (feed)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

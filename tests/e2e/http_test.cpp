@@ -245,6 +245,31 @@ TEST_F(HttpE2e, RssAndAtomListTheNewestAds) {
   }
 }
 
+// The MSN feed through Apache, as shipped in conf/sample-board.ini: the
+// first fetch syncs the item state (feed_item_state, written by the
+// process Apache started), later ones within settle_seconds reuse it.
+TEST_F(HttpE2e, MsnFeedThroughApache) {
+  testing::Mariadb("TRUNCATE feed_item_state; TRUNCATE feed_item_sync;");
+  HttpReply r = Http("GET", "/msn");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["content-type"], "application/rss+xml; charset=UTF-8");
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(r.body.data(), r.body.size()), tinyxml2::XML_SUCCESS);
+  const tinyxml2::XMLElement* channel = doc.RootElement()->FirstChildElement("channel");
+  ASSERT_NE(channel, nullptr);
+  int items = 0;
+  for (auto* i = channel->FirstChildElement("item"); i; i = i->NextSiblingElement("item"), ++items) {
+    const char* guid = i->FirstChildElement("guid")->GetText();
+    ASSERT_NE(guid, nullptr);
+    EXPECT_EQ(std::string(guid).rfind("ad-", 0), 0u);
+    EXPECT_NE(i->FirstChildElement("dcterms:modified"), nullptr);
+  }
+  const int records = std::stoi(testing::Mariadb("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn'"));
+  EXPECT_EQ(items, std::min(records, 1000)) << "the first fetch lists every item it recorded, capped";
+  EXPECT_EQ(Http("GET", "/msn", {"If-None-Match: " + r.headers["etag"]}).status, 304);
+  EXPECT_EQ(Http("HEAD", "/msn").status, 200);
+}
+
 TEST_F(HttpE2e, GetAnswersWithTheFeedAndItsHeaders) {
   HttpReply r = Http("GET", "/yads?date=2026-10-25+00:00:00");
   ASSERT_EQ(r.status, 200) << r.body;

@@ -274,6 +274,45 @@ TEST(Config, MaxRunSeconds) {
             std::string::npos);
 }
 
+TEST(Config, MsnLifecycleKeys) {
+  const std::string text = "[database]\nname=x\n[feed msn]\ntemplate = t\nquery = q\nkeyset = id\nlifecycle = msn\n";
+  FeedConfig f = ParseConfig(text, "f.ini", "/etc").feeds[0];
+  EXPECT_EQ(f.lifecycle, Lifecycle::kMsn);
+  EXPECT_EQ(f.max_items, 1000) << "the cap's default";
+  EXPECT_EQ(f.window_days, 7);
+  EXPECT_EQ(f.retention_days, 7);
+  EXPECT_EQ(f.guid_prefix, "msn-");
+  f = ParseConfig(text + "window_days = 3\nretention_days = 14\nguid_prefix = ad-\nmax_items = 200\n", "f.ini", "/etc")
+          .feeds[0];
+  EXPECT_EQ(f.window_days, 3);
+  EXPECT_EQ(f.retention_days, 14);
+  EXPECT_EQ(f.guid_prefix, "ad-");
+  EXPECT_EQ(f.max_items, 200);
+  struct Case {
+    std::string text;
+    const char* expect;
+  } cases[] = {
+      {text + "window_days = 0\n", "f.ini:8: window_days must be a whole number from 1 to 366"},
+      {text + "retention_days = x\n", "f.ini:8: retention_days must be"},
+      {text + "guid_prefix = ad {id}\n", "f.ini:8: guid_prefix is at most 32"},
+      {"[database]\nname=x\n[feed msn]\ntemplate = t\nquery = q\nkeyset = added id\nlifecycle = msn\n",
+       "f.ini:3: [feed msn] lifecycle = msn needs keyset = ID"},
+      {text + "order = desc\n", "needs keyset = ID"},
+      {text + "since = param date\n", "no since, continue or page_size"},
+      {text + "state_query = s.sql\n", "no state_query"},
+      {text + "format = text\n", "is an XML feed"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nwindow_days = 3\n",
+       "f.ini:3: [feed y] window_days, retention_days and guid_prefix need lifecycle = msn"},
+      {text + "lifecycle = forever\n", "key 'lifecycle' repeats"},
+      {"[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\nlifecycle = forever\n",
+       "f.ini:7: lifecycle must be none or msn"},
+  };
+  for (const Case& c : cases) {
+    std::string msg = ErrorOf(c.text);
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << c.text << "\n  gave: " << msg;
+  }
+}
+
 TEST(Config, MissingFileIsAConfigError) {
   try {
     LoadConfig("/nonexistent/feed.ini");

@@ -41,6 +41,20 @@ TEST(Filters, EachFilterOnTypicalAndAwkwardValues) {
       {"rfc822", "2026-11-01 12:00:00", "Sun, 01 Nov 2026 12:00:00 +0200"},
       {"rfc3339", "2026-11-01 12:00:00", "2026-11-01T12:00:00+02:00"},
       {"rfc3339utc", "2026-11-01 12:00:00", "2026-11-01T10:00:00Z"},
+      // Instants the engine computed ("@SECONDS") skip the wall time: the
+      // second 03:30 of 25 Oct 2026 in Kiev (summer time ended at 04:00) is
+      // 01:30Z, not the first one's 00:30Z.
+      {"rfc3339utc", "@1793527200", "2026-11-01T10:00:00Z"},
+      {"rfc3339utc", "@1792891800", "2026-10-25T01:30:00Z"},
+      {"rfc3339utc", "2026-10-25 03:30:00", "2026-10-25T00:30:00Z"},
+      {"rfc3339", "@1792891800", "2026-10-25T03:30:00+02:00"},
+      {"rfc822", "@1793527200", "Sun, 01 Nov 2026 12:00:00 +0200"},
+      {"date", "@1793527200", "2026-11-01"},
+      {"datetime", "@1793527200", "2026-11-01 12:00:00"},
+      {"rfc3339utc", "@", ""},
+      {"rfc3339utc", "@-5", ""},
+      {"rfc3339utc", "@12a", ""},
+      {"rfc3339utc", "@99999999999999", ""},
       {"noscheme", "http://doska.example/ad/1.html", "doska.example/ad/1.html"},
       {"noscheme", "https://doska.example/", "doska.example/"},
       {"noscheme", "doska.example/ad/1.html", "doska.example/ad/1.html"},

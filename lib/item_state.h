@@ -1,0 +1,122 @@
+// The item state of MSN feeds (lifecycle = msn), in tables the engine owns
+// (sql/state.sql): feed_item_state, one record per item of each feed (its
+// content's fingerprint, when that last changed, its end, whether it was
+// taken down and whether a response listed it), and feed_item_sync, when
+// each feed's state was last brought up to date with the board. Constant
+// SQL with bound values only; writes are batched multi-row statements, each
+// atomic on its own (see item_lifecycle.h for why a batch cut short by a
+// failure leaves nothing to repair).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "database.h"
+#include "item_lifecycle.h"
+
+namespace feed {
+
+// A record a response lists, with what a take-down repeats.
+struct ListedItem {
+  ItemState state;
+  std::string title, link;
+};
+
+class ItemStateStore {
+ public:
+  // The records of `feed` ([feed NAME]) in `db`.
+  ItemStateStore(Database& db, std::string feed) : db_(db), feed_(std::move(feed)) {}
+
+  // Throws FeedError(kConfig) saying to apply sql/state.sql when a table is
+  // missing; kUnavailable when the database is down.
+  void Check();
+
+  // The records in ascending id order, `chunk` at a time (each chunk one
+  // query, fetched whole: the connection is free between chunks).
+  class Reader : public StateItems {
+   public:
+    Reader(ItemStateStore& store, size_t chunk = 10000) : store_(store), chunk_(chunk) {}
+    bool Next(ItemState* item) override;
+
+   private:
+    ItemStateStore& store_;
+    size_t chunk_;
+    Rows rows_;
+    size_t in_chunk_ = 0;
+    int64_t after_ = INT64_MIN;
+    bool started_ = false, done_ = false;
+  };
+
+  // Changes written in batches of up to kBatch items a statement.
+  // `after_batch(items written so far)` runs after each statement (the
+  // command line's progress; tests stop the database there).
+  static constexpr size_t kBatch = 128;
+  class Writer : public ItemChanges {
+   public:
+    explicit Writer(ItemStateStore& store, std::function<void(size_t)> after_batch = nullptr)
+        : store_(store), after_batch_(std::move(after_batch)) {}
+    void Apply(const ItemChange& change) override;
+    void Flush() override;
+
+   private:
+    void FlushPuts(size_t n);
+    void FlushDrops(size_t n);
+    ItemStateStore& store_;
+    std::function<void(size_t)> after_batch_;
+    std::vector<ItemChange> puts_;
+    std::vector<int64_t> drops_;
+    size_t written_ = 0;
+  };
+
+  // The records a response lists at `now`: items created or modified at or
+  // after `window_start` that are shown, and take-downs at or after
+  // `retention_start`, newest first (modified, then id, descending), at most
+  // `limit`.
+  std::vector<ListedItem> Listing(UnixTime window_start, UnixTime retention_start, size_t limit);
+
+  // Marks these items as listed by a response.
+  void MarkListed(const std::vector<int64_t>& ids);
+
+  // Deletes take-downs modified before `before` (past the retention
+  // window); returns how many.
+  int64_t DropTakeDownsBefore(UnixTime before);
+
+  // When the state was last brought up to date (the moment the board was
+  // read), or nullopt.
+  std::optional<UnixTime> Synced();
+  void SetSynced(UnixTime at);
+
+  // The newest change among the records (a take-down included), or nullopt.
+  std::optional<UnixTime> Newest();
+
+  // Serialises the syncs of one feed across processes (GET_LOCK on this
+  // store's connection): held from construction to destruction, or not at
+  // all when `acquired()` is false (it waited `seconds`). `held()` asks the
+  // server whether this connection still holds it (a connection lost and
+  // reopened does not).
+  class SyncLock {
+   public:
+    SyncLock(ItemStateStore& store, int seconds);
+    ~SyncLock();
+    SyncLock(const SyncLock&) = delete;
+    SyncLock& operator=(const SyncLock&) = delete;
+    bool acquired() const { return acquired_; }
+    bool held();
+
+   private:
+    ItemStateStore& store_;
+    std::string name_;
+    bool acquired_ = false;
+  };
+
+  const std::string& feed() const { return feed_; }
+
+ private:
+  Database& db_;
+  std::string feed_;
+};
+
+}  // namespace feed

@@ -1,0 +1,308 @@
+#include "msn_feed.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "continue_token.h"
+#include "error.h"
+#include "renderer.h"
+#include "state.h"
+
+namespace feed {
+namespace {
+
+constexpr int64_t kDay = 86400;
+// How long a request or the sync command waits for another process's sync
+// of the same feed before it gives up (503).
+constexpr int kLockWaitSeconds = 60;
+constexpr size_t kMaxReportedItems = 1000;
+constexpr uint64_t kPrintKey0 = 0x6d736e2d6974656dULL, kPrintKey1 = 0x66696e6765727072ULL;
+
+std::string Instant(std::optional<UnixTime> t) { return t ? "@" + std::to_string(*t) : std::string(); }
+
+size_t ColumnOf(const std::vector<Column>& cols, const std::string& name, const std::string& file, const char* why) {
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (cols[i].name == name) return i;
+  }
+  throw ConfigError(file + ": an MSN feed's query returns '" + name + "' (" + why + ")");
+}
+
+}  // namespace
+
+// The feed's lock, waited for in steps shorter than the connection's read
+// timeout (GET_LOCK blocks the connection while it waits).
+class MsnFeed::Lock {
+ public:
+  Lock(ItemStateStore& store, int read_timeout) {
+    const int step = std::max(1, std::min(kLockWaitSeconds, read_timeout - 2));
+    for (int waited = 0; waited < kLockWaitSeconds; waited += step) {
+      lock_.emplace(store, step);
+      if (lock_->acquired()) return;
+      lock_.reset();
+    }
+    throw Unavailable("another process has been syncing feed " + store.feed() + " for over " +
+                      std::to_string(kLockWaitSeconds) + " s");
+  }
+  bool held() { return lock_->held(); }
+
+ private:
+  std::optional<ItemStateStore::SyncLock> lock_;
+};
+
+namespace {
+
+// The board's items, read through the feed's query in id order, each
+// rendered with the modified date left empty and fingerprinted.
+class BoardRows : public BoardItems {
+ public:
+  BoardRows(KeysetRows& rows, const Template& tmpl, const TimeZone& zone, UnixTime now, std::string guid_prefix,
+            size_t title, size_t link, size_t ends, SyncReport* report)
+      : rows_(rows),
+        tmpl_(tmpl),
+        zone_(zone),
+        now_(now),
+        prefix_(std::move(guid_prefix)),
+        title_(title),
+        link_(link),
+        ends_(ends),
+        report_(report) {}
+
+  bool Next(BoardItem* item, bool* ran_out) override {
+    while (rows_.Next()) {
+      const Rows& r = rows_.row();
+      item->id = rows_.position()[0];
+      item->end = End(r, ends_, zone_);
+      *ran_out = item->end && *item->end <= now_;
+      if (*ran_out) return true;
+      guid_ = prefix_ + std::to_string(item->id);
+      expires_ = Instant(item->end);
+      buf_.clear();
+      RowRejection why;
+      if (!tmpl_.RenderRow(buf_, r, {guid_, std::string_view(), expires_}, &why)) {
+        // An item the feed cannot show is not shown: a take-down, if it was listed.
+        ++report_->left_out;
+        if (report_->left_out_items.size() < kMaxReportedItems) {
+          report_->left_out_items.push_back("item " + std::to_string(item->id) + ": " +
+                                            (why.field.empty() ? "" : why.field + "='" + why.value + "' ") + "breaks " +
+                                            why.rule);
+        }
+        continue;
+      }
+      item->fingerprint = SipHash24(kPrintKey0, kPrintKey1, buf_);
+      item->title.assign(r.Get(title_));
+      item->link.assign(r.Get(link_));
+      return true;
+    }
+    return false;
+  }
+
+  // The `ends` column as an instant (its DATETIME is site time), or none.
+  static std::optional<UnixTime> End(const Rows& r, size_t column, const TimeZone& zone) {
+    if (r.IsNull(column)) return std::nullopt;
+    auto t = ParseSqlDateTime(r.Get(column), /*allow_date_only=*/true);
+    if (!t) return std::nullopt;
+    return zone.ToUnix(*t);
+  }
+
+ private:
+  KeysetRows& rows_;
+  const Template& tmpl_;
+  const TimeZone& zone_;
+  UnixTime now_;
+  std::string prefix_;
+  size_t title_, link_, ends_;
+  SyncReport* report_;
+  std::string buf_, guid_, expires_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& MsnFeed::EngineFields() {
+  static const std::vector<std::string> fields = {"guid", "modified", "expires"};
+  return fields;
+}
+
+MsnFeed::MsnFeed(Feed& feed, const DatabaseConfig& db_config)
+    : feed_(feed), db_config_(db_config), state_db_(db_config) {}
+
+void MsnFeed::Bind(Database& db) {
+  if (bound_) return;
+  feed_.Bind(db, EngineFields());
+  const auto& cols = feed_.columns();
+  const std::string& file = feed_.config().query_file;
+  id_column_ = ColumnOf(cols, feed_.config().keyset[0], file, "the keyset");
+  title_column_ = ColumnOf(cols, "title", file, "a take-down repeats it");
+  link_column_ = ColumnOf(cols, "link", file, "a take-down repeats it");
+  ends_column_ = ColumnOf(cols, "ends", file, "the item's end, site time, NULL for none");
+  if (cols[id_column_].type != ColumnType::kInteger) {
+    throw ConfigError(file + ": an MSN feed's keyset '" + cols[id_column_].name + "' is an integer id");
+  }
+  if (cols[ends_column_].type != ColumnType::kDateTime && cols[ends_column_].type != ColumnType::kDate) {
+    throw ConfigError(file + ": 'ends' is a DATETIME or DATE column (the item's end, site time)");
+  }
+  ItemStateStore(state_db_, feed_.config().name).Check();
+  StateStore(state_db_).CheckSeen();
+  bound_ = true;
+}
+
+SyncReport MsnFeed::SyncLocked(Database& db, ItemStateStore& store, UnixTime now,
+                               const std::function<void(size_t)>& after_batch) {
+  const FeedConfig& c = feed_.config();
+  SyncReport report;
+  report.ran = true;
+  report.at = now;
+  SqlParams params = feed_.RunParams("", FormatSqlDateTime(feed_.zone().FromUnix(now)));
+  std::unique_ptr<ChunkReader> reader = feed_.Reader(db, params);
+  KeysetRows rows(*reader, feed_.keyset(), feed_.keyset().First(""), std::nullopt, static_cast<size_t>(c.fetch_rows));
+  BoardRows board(rows, feed_.tmpl(), feed_.zone(), now, c.guid_prefix, title_column_, link_column_, ends_column_,
+                  &report);
+  // The records come in chunks of at most 2,000 (a buffered result each):
+  // the memory a sync needs does not follow the board's fetch_rows.
+  ItemStateStore::Reader state(store, std::min<size_t>(2000, static_cast<size_t>(c.fetch_rows)));
+  ItemStateStore::Writer writer(store, after_batch);
+  report.counts = MergeItems(board, state, writer, now);
+  report.retired = store.DropTakeDownsBefore(now - c.retention_days * kDay + 1);
+  store.SetSynced(now);
+  return report;
+}
+
+SyncReport MsnFeed::Sync(Database& db, const Clock& clock, bool only_if_stale,
+                         const std::function<void(size_t)>& after_batch) {
+  Bind(db);
+  ItemStateStore store(state_db_, feed_.config().name);
+  Lock lock(store, db_config_.read_timeout);
+  const UnixTime now = clock.Now();
+  if (only_if_stale) {
+    auto synced = store.Synced();
+    if (synced && *synced >= now - feed_.config().settle_seconds) {
+      SyncReport fresh;
+      fresh.at = *synced;
+      return fresh;
+    }
+  }
+  SyncReport r = SyncLocked(db, store, now, after_batch);
+  // A connection lost and reopened mid-sync lost the lock with it: say so
+  // (the writes were each consistent; another process may have synced too).
+  if (!lock.held()) throw Unavailable("the connection to the database was lost while syncing feed " + store.feed());
+  return r;
+}
+
+void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report) {
+  const FeedConfig& c = feed_.config();
+  // The feed takes no parameters; a malformed query string is still a 400.
+  QueryParams::Parse(req.query_string);
+  Bind(db);
+  ItemStateStore store(state_db_, c.name);
+
+  // Rows as the template sees them: the query's columns, then the engine's
+  // fields, then the rank that keeps the listing's order through the
+  // renderer.
+  const std::vector<Column>& cols = feed_.columns();
+  using Row = MemoryChunks::Row;
+  std::vector<Row> served;
+  std::vector<int64_t> listed_ids;
+  std::string state_text;  // what the body depends on, for the validators
+  UnixTime newest = 0;
+  const UnixTime now = clock.Now();
+  {
+    Lock lock(store, db_config_.read_timeout);
+    auto synced = store.Synced();
+    if (!synced || *synced < now - c.settle_seconds) {
+      SyncReport r = SyncLocked(db, store, now, batch_hook_);
+      for (std::string& s : r.left_out_items) report->Skip(std::move(s));
+    }
+    // Within a window: less than its length ago.
+    std::vector<ListedItem> listing = store.Listing(now - c.window_days * kDay + 1, now - c.retention_days * kDay + 1,
+                                                    static_cast<size_t>(c.max_items));
+    // One row at a time, by its id: a prepared statement (prepared once)
+    // costs less than a streamed one built anew for every row.
+    std::unique_ptr<ChunkReader> reader =
+        feed_.Reader(db, feed_.RunParams("", FormatSqlDateTime(feed_.zone().FromUnix(now))), /*stream=*/false);
+    std::string buf;
+    for (const ListedItem& item : listing) {
+      const ItemState& s = item.state;
+      const std::string guid = Guid(s.id);
+      Row row(cols.size());
+      if (s.gone) {
+        row[id_column_] = std::to_string(s.id);
+        row[title_column_] = item.title;
+        row[link_column_] = item.link;
+      } else {
+        // The item as the board shows it now; shown only when it is still
+        // the content the state recorded (a change since the last sync, or
+        // a row gone since, waits for the next one).
+        KeysetRows one(*reader, feed_.keyset(), Position{s.id - 1}, Position{s.id}, 1, 1);
+        if (!one.Next() || one.position()[0] != s.id) continue;
+        const Rows& r = one.row();
+        const std::string expires = Instant(BoardRows::End(r, ends_column_, feed_.zone()));
+        buf.clear();
+        if (!feed_.tmpl().RenderRow(buf, r, {guid, std::string_view(), expires}, nullptr) ||
+            SipHash24(kPrintKey0, kPrintKey1, buf) != s.fingerprint) {
+          continue;
+        }
+        for (size_t i = 0; i < cols.size(); ++i) {
+          if (!r.IsNull(i)) row[i] = std::string(r.Get(i));
+        }
+      }
+      row.push_back(guid);
+      row.push_back(Instant(s.modified));
+      row.push_back(Instant(s.expires));
+      row.push_back(std::to_string(served.size() + 1));
+      served.push_back(std::move(row));
+      listed_ids.push_back(s.id);
+      newest = std::max(newest, s.modified);
+      state_text += std::to_string(s.id) + ' ' + std::to_string(s.modified) + ' ' + std::to_string(s.gone) + ' ' +
+                    Instant(s.expires) + ' ' + std::to_string(s.fingerprint) + '\n';
+    }
+    // Listed: these items get take-downs when they leave the board. A HEAD
+    // shows nothing; a 304 answers a client that was shown them before.
+    if (req.method == "GET") store.MarkListed(listed_ids);
+  }
+
+  ResponseHead head;
+  head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
+  head.Add("Vary", "Accept-Encoding");
+  const bool gzip = AcceptsGzip(req.accept_encoding);
+  Validators validators;
+  const uint64_t tag = SipHash24(feed_.identity(), feed_.identity() ^ 0x5bd1e995, state_text);
+  validators.etag = EntityTag{false, Hex64(tag) + (gzip ? "-gz" : "")}.ToString();
+  // Last-Modified moves with every change of the listing, an item that left
+  // the window or the state included (StateStore::StateSeen).
+  const int64_t seen = StateStore(state_db_).StateSeen(c.name, "items", Hex64(tag), now);
+  if (seen <= now) validators.last_modified = std::max(newest, seen);
+  if (validators.Match(req)) {
+    resp.NotModified(validators);
+    report->complete = true;
+    return;
+  }
+  head.Add(validators);
+  if (req.method == "HEAD") {
+    resp.Start(head, gzip);
+    resp.Finish();
+    report->complete = true;
+    return;
+  }
+  std::vector<Column> row_cols = cols;
+  for (const std::string& f : EngineFields()) row_cols.push_back({f, ColumnType::kText});
+  row_cols.push_back({" rank", ColumnType::kInteger});
+  Keyset rank({" rank"}, Direction::kAscending);
+  MemoryChunks chunks(row_cols, std::move(served), rank);
+  KeysetRows rows(chunks, rank, rank.First(""), std::nullopt, SIZE_MAX);
+  DocumentRenderer renderer(feed_.tmpl(), rows, Limits{0, 0});
+  DocumentValues doc;
+  doc.name = c.name;
+  doc.date = FormatSqlDateTime(feed_.zone().FromUnix(now - c.settle_seconds));
+  doc.updated = FormatSqlDateTime(feed_.zone().FromUnix(newest ? newest : now));
+  StartingSink body(resp, head, gzip);
+  const size_t skipped_sync = report->skipped;
+  std::vector<std::string> sync_items = std::move(report->skipped_items);
+  static_cast<RenderReport&>(*report) = renderer.Segment(body, doc);
+  report->skipped += skipped_sync;
+  for (std::string& s : sync_items) report->skipped_items.push_back(std::move(s));
+  if (!resp.started()) resp.Start(head, gzip);
+  resp.Finish();
+  report->complete = true;
+}
+
+}  // namespace feed
