@@ -185,7 +185,7 @@ auto Database::WithRetry(const SqlQuery& query, Fn fn) {
     try {
       return fn(s);
     } catch (const sql::SQLException& e) {
-      if (!IsConnectionError(e)) throw InternalError(query.file + ": query failed: " + e.what());
+      if (!IsConnectionError(e)) throw InternalError(query.Where(e.what()) + "query failed: " + e.what());
       Disconnect();
       // A connection that was already open may have been closed by the
       // server between requests (restart, wait_timeout): try a new one once.

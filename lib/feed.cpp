@@ -23,12 +23,7 @@ class QueryChunks : public ChunkReader {
     keyset_.BindAfter(after, &params_);
     keyset_.BindUntil(until, &params_);
     params_["limit"] = static_cast<int64_t>(limit);
-    try {
-      return stream_ ? db_.Stream(query_, params_) : db_.Run(query_, params_);
-    } catch (const FeedError& e) {
-      if (e.kind() != ErrorKind::kInternal) throw;
-      throw InternalError(query_.file + ": " + e.what());
-    }
+    return stream_ ? db_.Stream(query_, params_) : db_.Run(query_, params_);  // errors name the file
   }
 
  private:
@@ -48,12 +43,7 @@ class QueryChildren : public ChildReader {
   Rows Read(int64_t after, int64_t until) override {
     params_[after_] = after;
     params_[until_] = until;
-    try {
-      return db_.Stream(query_, params_);
-    } catch (const FeedError& e) {
-      if (e.kind() != ErrorKind::kInternal) throw;
-      throw InternalError(query_.file + ": " + e.what());
-    }
+    return db_.Stream(query_, params_);  // errors name the file
   }
 
  private:

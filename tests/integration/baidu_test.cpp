@@ -26,18 +26,9 @@ namespace feed {
 namespace {
 
 using testing::Env;
+using testing::Slurp;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string TempDir() {
-  char tmpl[] = "/tmp/feed-baidu-XXXXXX";
-  return mkdtemp(tmpl);
-}
+std::string TempDir() { return testing::TempDir("baidu"); }
 
 // The shipped sample config, pointed at the test database.
 Config SampleConfig() {

@@ -13,13 +13,7 @@ namespace feed {
 namespace {
 
 using testing::Env;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::Slurp;
 
 struct CheckRun {
   int status;

@@ -29,19 +29,9 @@ namespace feed {
 namespace {
 
 using testing::Env;
+using testing::Slurp;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string TempDir() {
-  char tmpl[] = "/tmp/feed-sitemap-XXXXXX";
-  std::string d = mkdtemp(tmpl);
-  return d;
-}
+std::string TempDir() { return testing::TempDir("sitemap"); }
 
 // xmllint against a sitemaps.org schema; true when valid. Skips (returns
 // true, with a note) when ../shared/schemas is not there.

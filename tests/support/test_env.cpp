@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -261,6 +262,19 @@ std::string Cp1251ToUtf8(const std::string& s) {
   out.reserve(s.size() * 2);
   for (unsigned char c : s) AppendUtf8(out, FromCp1251(c));
   return out;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string TempDir(const std::string& tag) {
+  std::string tmpl = "/tmp/feed-" + tag + "-XXXXXX";
+  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp " + tmpl + " failed");
+  return tmpl;
 }
 
 std::string IconvToUtf8(const std::string& bytes, const std::string& charset) {

@@ -55,6 +55,12 @@ void StartDatabase();
 
 // windows-1251 bytes to UTF-8 (for parsing a feed with tinyxml2).
 std::string Cp1251ToUtf8(const std::string& s);
+// A file's bytes ("" when it cannot be read).
+std::string Slurp(const std::string& path);
+
+// A new folder /tmp/feed-TAG-XXXXXX; the caller removes it.
+std::string TempDir(const std::string& tag);
+
 // Bytes in `charset` (any iconv knows) as UTF-8, by the C library's iconv:
 // the tests' own reading of a feed in another encoding.
 std::string IconvToUtf8(const std::string& bytes, const std::string& charset);
