@@ -203,7 +203,7 @@ class FeedServer:
         check = subprocess.run([os.path.join(self.site, 'cgi-bin', 'feed.fcgi'), '--config', conf, 'check'],
                                env=board.feed_env(), capture_output=True, text=True)
         if check.returncode != 0:
-            raise SystemExit('bench: the deployed feed.fcgi refuses its config: %s' % check.stderr.strip())
+            raise SystemExit('bench: the deployed feed.fcgi refuses its config: %s' % (check.stdout + check.stderr).strip())
         # As many processes as serve.sh gives PHP, so neither waits for a free one.
         env = dict(os.environ, FEED_DB_SOCKET=board.sock, FEED_DB_USER='board', FEED_DB_PASSWORD='board',
                    FEED_SECRET=FEED_SECRET, FCGID_MAX_PROCESSES='32')

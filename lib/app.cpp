@@ -73,7 +73,18 @@ SyncReport App::SyncItems(const std::string& path, const std::function<void(size
 CheckReport App::Check(const CheckOptions& options) {
   std::vector<Feed*> feeds;
   for (auto& f : feeds_) feeds.push_back(f.get());
-  CheckReport report = CheckFeeds(feeds, db_, clock_, options);
+  CheckReport report;
+  try {
+    // An MSN feed's template binds the engine's fields too: bound its way
+    // first (Feed::Bind then has nothing left to do).
+    for (auto& m : msn_feeds_) m->Bind(db_);
+  } catch (const FeedError& e) {
+    report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
+  }
+  CheckReport feeds_report = CheckFeeds(feeds, db_, clock_, options);
+  report.feeds = feeds_report.feeds;
+  report.rows = feeds_report.rows;
+  report.findings.insert(report.findings.end(), feeds_report.findings.begin(), feeds_report.findings.end());
   if (report.errors() == 0) {
     // What serving needs beyond the mappings (the robots' visits table, a
     // set's part plans).

@@ -78,6 +78,9 @@ Unpaged ReadUnpaged(Feed& f, Database& db, const Clock& clock, size_t max_rows) 
     first = false;
     prev = pos;
     u.keys.push_back(key);
+    // An MSN item's template also writes values the engine computes (its
+    // guid and dates): its rows are rendered by the lifecycle, not here.
+    if (f.config().lifecycle != Lifecycle::kNone) continue;
     RowRejection why;
     scratch.clear();
     if (!f.tmpl().RenderRow(scratch, rows, reader->ChildrenOf(pos), &why, nullptr)) {

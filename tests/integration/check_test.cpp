@@ -63,6 +63,24 @@ TEST_F(CheckIntegration, TheShippedMappingHasNoError) {
   EXPECT_NE(r.out.find("break id:maxlen=32 and are left out ("), std::string::npos) << r.out;
 }
 
+// Every feed of the shipped sample config (Yads, Jooble, sitemaps, text,
+// RSS, Atom, Baidu with its child rows, MSN with its engine fields).
+TEST_F(CheckIntegration, TheShippedSampleConfigHasNoError) {
+  const std::string out = testing::WriteSampleConfig() + ".check";
+  const int rc = testing::Shell("FEED_DB_SOCKET='" + Env("FEED_TEST_SOCKET") + "' FEED_DB_NAME='" + Env("FEED_TEST_DB") +
+                                "' FEED_DB_USER=feed FEED_DB_PASSWORD=feed FEED_SECRET=check-test-secret-0123456789abcdef "
+                                "'" + Env("FEED_TEST_BIN") + "' --config '" + Env("FEED_TEST_ROOT") +
+                                "/conf/sample-board.ini' check >'" + out + "' 2>&1");
+  const std::string text = Slurp(out);
+  unlink(out.c_str());
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_NE(text.find(": 0 errors"), std::string::npos) << text;
+  size_t feeds = 0;
+  std::istringstream conf(Slurp(Env("FEED_TEST_ROOT") + "/conf/sample-board.ini"));
+  for (std::string line; std::getline(conf, line);) feeds += line.rfind("[feed ", 0) == 0;
+  EXPECT_NE(text.find(": " + std::to_string(feeds) + " feeds, "), std::string::npos) << feeds << " feeds?\n" << text;
+}
+
 TEST_F(CheckIntegration, AJoinThatRepeatsRowsIsNamedWithItsKeys) {
   const std::string config = BrokenYads("LEFT JOIN region r ON r.region_id = l.region_id",
                                         "LEFT JOIN region r ON r.region_id = l.region_id "
