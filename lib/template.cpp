@@ -718,7 +718,10 @@ bool Passes(const Rule& r, std::string_view raw) {
   std::string_view v = TrimSpace(raw);
   switch (r.kind) {
     case RuleKind::kRequired:
-      return !TrimSpace(CleanUtf8(v)).empty();
+      // A visible ASCII character survives cleaning and trimming: the
+      // usual case, decided without making the cleaned copy.
+      return std::any_of(v.begin(), v.end(), [](char c) { return c > ' ' && c < 0x7F; }) ||
+             !TrimSpace(CleanUtf8(v)).empty();
     case RuleKind::kAlnum:
       return std::all_of(v.begin(), v.end(), [](char c) {
         return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
