@@ -37,9 +37,6 @@ struct Queries {
       "INSERT INTO feed_item_sync (feed, synced) VALUES (:feed, :synced) "
       "ON DUPLICATE KEY UPDATE synced = GREATEST(synced, VALUES(synced))");
   SqlQuery newest = State("SELECT MAX(modified) FROM feed_item_state WHERE feed = :feed");
-  SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
-  SqlQuery held_lock = State("SELECT IS_USED_LOCK(:name) = CONNECTION_ID()");
-  SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
   std::array<SqlQuery, kSizes> put, drop, mark;
 
   Queries() {
@@ -228,29 +225,6 @@ std::optional<UnixTime> ItemStateStore::Newest() {
   Rows r = db_.Run(Q().newest, {{"feed", feed_}});
   if (!r.Next() || r.IsNull(0)) return std::nullopt;
   return Int(r, 0);
-}
-
-ItemStateStore::SyncLock::SyncLock(ItemStateStore& store, int seconds)
-    : store_(store), name_("feed.fcgi items " + store.feed_) {
-  Rows r = store_.db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
-  acquired_ = r.Next() && r.Get(0) == "1";
-}
-
-bool ItemStateStore::SyncLock::held() {
-  if (!acquired_) return false;
-  Rows r = store_.db_.Run(Q().held_lock, {{"name", name_}});
-  return r.Next() && r.Get(0) == "1";
-}
-
-ItemStateStore::SyncLock::~SyncLock() {
-  if (!acquired_) return;
-  try {
-    Rows r = store_.db_.Run(Q().release_lock, {{"name", name_}});
-    while (r.Next()) {
-    }
-  } catch (const FeedError&) {
-    // The connection is gone, and the server released the lock with it.
-  }
 }
 
 }  // namespace feed

@@ -16,6 +16,7 @@
 
 #include "database.h"
 #include "item_lifecycle.h"
+#include "state.h"
 
 namespace feed {
 
@@ -92,24 +93,11 @@ class ItemStateStore {
   // The newest change among the records (a take-down included), or nullopt.
   std::optional<UnixTime> Newest();
 
-  // Serialises the syncs of one feed across processes (GET_LOCK on this
-  // store's connection): held from construction to destruction, or not at
-  // all when `acquired()` is false (it waited `seconds`). `held()` asks the
-  // server whether this connection still holds it (a connection lost and
-  // reopened does not).
-  class SyncLock {
+  // Serialises the syncs of one feed across processes (NamedLock on this
+  // store's connection).
+  class SyncLock : public NamedLock {
    public:
-    SyncLock(ItemStateStore& store, int seconds);
-    ~SyncLock();
-    SyncLock(const SyncLock&) = delete;
-    SyncLock& operator=(const SyncLock&) = delete;
-    bool acquired() const { return acquired_; }
-    bool held();
-
-   private:
-    ItemStateStore& store_;
-    std::string name_;
-    bool acquired_ = false;
+    SyncLock(ItemStateStore& store, int seconds) : NamedLock(store.db_, "feed.fcgi items " + store.feed_, seconds) {}
   };
 
   const std::string& feed() const { return feed_; }

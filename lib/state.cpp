@@ -37,6 +37,7 @@ struct Queries {
   SqlQuery count_seen = State("SELECT COUNT(*) FROM feed_state_seen WHERE feed = :feed");
   SqlQuery drop_seen = State("DELETE FROM feed_state_seen WHERE feed = :feed ORDER BY first_seen, scope LIMIT :n");
   SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
+  SqlQuery held_lock = State("SELECT IS_USED_LOCK(:name) = CONNECTION_ID()");
   SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
 };
 const Queries& Q() {
@@ -166,16 +167,21 @@ void StateStore::SavePlan(const std::string& feed, const PartPlan& plan) {
       {{"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}});
 }
 
-StateStore::PlanLock::PlanLock(StateStore& store, const std::string& feed, int seconds)
-    : store_(store), name_("feed.fcgi plan " + feed) {
-  Rows r = store_.db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
+NamedLock::NamedLock(Database& db, std::string name, int seconds) : db_(db), name_(std::move(name)) {
+  Rows r = db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
   acquired_ = r.Next() && r.Get(0) == "1";
 }
 
-StateStore::PlanLock::~PlanLock() {
+bool NamedLock::held() {
+  if (!acquired_) return false;
+  Rows r = db_.Run(Q().held_lock, {{"name", name_}});
+  return r.Next() && r.Get(0) == "1";
+}
+
+NamedLock::~NamedLock() {
   if (!acquired_) return;
   try {
-    Rows r = store_.db_.Run(Q().release_lock, {{"name", name_}});
+    Rows r = db_.Run(Q().release_lock, {{"name", name_}});
     while (r.Next()) {
     }
   } catch (const FeedError&) {

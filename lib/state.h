@@ -15,6 +15,27 @@
 
 namespace feed {
 
+// A named lock of the server's (GET_LOCK) on `db`'s connection, serialising
+// one job across processes: held from construction to destruction, or not
+// at all when `acquired()` is false (it waited `seconds`). `held()` asks the
+// server whether this connection still holds it (a connection lost and
+// reopened does not). Released on destruction; a connection that is gone
+// released it already.
+class NamedLock {
+ public:
+  NamedLock(Database& db, std::string name, int seconds);
+  ~NamedLock();
+  NamedLock(const NamedLock&) = delete;
+  NamedLock& operator=(const NamedLock&) = delete;
+  bool acquired() const { return acquired_; }
+  bool held();
+
+ private:
+  Database& db_;
+  std::string name_;
+  bool acquired_ = false;
+};
+
 // One part of a live set: the keyset range it serves, and what it held
 // when the plan was last refreshed.
 struct PartRange {
@@ -78,21 +99,11 @@ class StateStore {
   // Replaces the plan in one statement.
   void SavePlan(const std::string& feed, const PartPlan& plan);
 
-  // Serialises planning of one feed across processes (GET_LOCK): held from
-  // construction to destruction, or not at all when `acquired()` is false
-  // (it waited `seconds`).
-  class PlanLock {
+  // Serialises planning of one feed across processes (NamedLock).
+  class PlanLock : public NamedLock {
    public:
-    PlanLock(StateStore& store, const std::string& feed, int seconds);
-    ~PlanLock();
-    PlanLock(const PlanLock&) = delete;
-    PlanLock& operator=(const PlanLock&) = delete;
-    bool acquired() const { return acquired_; }
-
-   private:
-    StateStore& store_;
-    std::string name_;
-    bool acquired_ = false;
+    PlanLock(StateStore& store, const std::string& feed, int seconds)
+        : NamedLock(store.db_, "feed.fcgi plan " + feed, seconds) {}
   };
 
   // The plan's text form, one part a line (exposed for tests).
