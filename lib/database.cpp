@@ -92,7 +92,14 @@ bool Rows::Next() {
 Database::Database(DatabaseConfig config) : config_(std::move(config)) {}
 Database::~Database() = default;
 
-void Database::Disconnect() { sessions_.clear(); }
+void Database::Disconnect() {
+  sessions_.clear();
+  if (pinned_ > 0) lost_while_pinned_ = true;
+}
+
+void Database::Unpin() {
+  if (--pinned_ == 0) lost_while_pinned_ = false;
+}
 
 Database::Session& Database::SessionFor(const std::string& charset) {
   return sessions_[charset.empty() ? config_.charset : charset];
@@ -100,6 +107,9 @@ Database::Session& Database::SessionFor(const std::string& charset) {
 
 sql::Connection* Database::Connection(Session& s, const std::string& charset) {
   if (s.conn) return s.conn.get();
+  if (lost_while_pinned_) {
+    throw Unavailable("the database connection that held a lock was lost: the work it guarded stops here");
+  }
   try {
     sql::ConnectOptionsMap opts;
     if (!config_.socket.empty()) {
@@ -188,8 +198,9 @@ auto Database::WithRetry(const SqlQuery& query, Fn fn) {
       if (!IsConnectionError(e)) throw InternalError(query.Where(e.what()) + "query failed: " + e.what());
       Disconnect();
       // A connection that was already open may have been closed by the
-      // server between requests (restart, wait_timeout): try a new one once.
-      if (fresh || attempt > 0) throw Lost(e);
+      // server between requests (restart, wait_timeout): try a new one once,
+      // unless a lock lived on the one lost.
+      if (fresh || attempt > 0 || pinned_ > 0) throw Lost(e);
     }
   }
 }

@@ -114,6 +114,14 @@ class Database {
   // Drops the connections (tests; and after a failure mid-feed).
   void Disconnect();
 
+  // Pins the connections while a NamedLock holds a lock on one of them
+  // (GET_LOCK lives as long as its connection): until the last Unpin, a
+  // lost connection is neither retried nor opened again, so nothing the
+  // lock guards runs on a new connection that no longer holds it; every
+  // call after the loss throws kUnavailable.
+  void Pin() { ++pinned_; }
+  void Unpin();
+
  private:
   struct Session {
     std::unique_ptr<sql::Connection> conn;
@@ -128,6 +136,8 @@ class Database {
 
   DatabaseConfig config_;
   std::map<std::string, Session> sessions_;  // by connection charset
+  int pinned_ = 0;
+  bool lost_while_pinned_ = false;
 };
 
 }  // namespace feed

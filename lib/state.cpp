@@ -37,7 +37,6 @@ struct Queries {
   SqlQuery count_seen = State("SELECT COUNT(*) FROM feed_state_seen WHERE feed = :feed");
   SqlQuery drop_seen = State("DELETE FROM feed_state_seen WHERE feed = :feed ORDER BY first_seen, scope LIMIT :n");
   SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
-  SqlQuery held_lock = State("SELECT IS_USED_LOCK(:name) = CONNECTION_ID()");
   SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
 };
 const Queries& Q() {
@@ -170,12 +169,7 @@ void StateStore::SavePlan(const std::string& feed, const PartPlan& plan) {
 NamedLock::NamedLock(Database& db, std::string name, int seconds) : db_(db), name_(std::move(name)) {
   Rows r = db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
   acquired_ = r.Next() && r.Get(0) == "1";
-}
-
-bool NamedLock::held() {
-  if (!acquired_) return false;
-  Rows r = db_.Run(Q().held_lock, {{"name", name_}});
-  return r.Next() && r.Get(0) == "1";
+  if (acquired_) db_.Pin();
 }
 
 NamedLock::~NamedLock() {
@@ -187,6 +181,7 @@ NamedLock::~NamedLock() {
   } catch (const FeedError&) {
     // The connection is gone, and the server released the lock with it.
   }
+  db_.Unpin();
 }
 
 }  // namespace feed

@@ -17,10 +17,10 @@ namespace feed {
 
 // A named lock of the server's (GET_LOCK) on `db`'s connection, serialising
 // one job across processes: held from construction to destruction, or not
-// at all when `acquired()` is false (it waited `seconds`). `held()` asks the
-// server whether this connection still holds it (a connection lost and
-// reopened does not). Released on destruction; a connection that is gone
-// released it already.
+// at all when `acquired()` is false (it waited `seconds`). While held, `db`
+// is pinned (Database::Pin): the lock's connection lost, every later call
+// on `db` fails instead of going on without the lock on a new connection.
+// Released on destruction; a connection that is gone released it already.
 class NamedLock {
  public:
   NamedLock(Database& db, std::string name, int seconds);
@@ -28,7 +28,6 @@ class NamedLock {
   NamedLock(const NamedLock&) = delete;
   NamedLock& operator=(const NamedLock&) = delete;
   bool acquired() const { return acquired_; }
-  bool held();
 
  private:
   Database& db_;

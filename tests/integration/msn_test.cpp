@@ -518,6 +518,48 @@ TEST_F(MsnIntegration, TheDatabaseStoppedMidSyncLosesAndDoublesNothing) {
   EXPECT_EQ(msn.Published(), Guids(ShownIds(clock.Now())));
 }
 
+// The sync's lock lives on its connection: that connection killed mid-sync
+// (the server stays up), the lock is gone with it and another process may
+// sync at once. The sync must stop there, not reconnect and write on
+// unguarded, or a concurrent fetch could record the same change twice.
+TEST_F(MsnIntegration, TheSyncsConnectionLostMidSyncStopsItThere) {
+  FixedClock clock(t0_);
+  App app(LoadConfig(Config()), &clock);
+  Msn msn;
+  FetchInto(app, clock, &msn);
+  msn.ClearEvents();
+  const std::vector<int64_t> shown = ShownIds(clock.Now());
+  ASSERT_GT(shown.size(), 300u);
+  std::vector<int64_t> edited(shown.begin(), shown.begin() + 300);
+  testing::Mariadb("UPDATE listing SET body = CONCAT(body, ' v3') WHERE id IN (" + Join(edited) + ")");
+  clock.Advance(60);
+  MsnFeed* feed = app.msn_feed("/msn");
+  ASSERT_NE(feed, nullptr);
+  const std::string lock = "'feed.fcgi items msn'";
+  size_t batches = 0;
+  bool lock_freed = false;
+  feed->SetBatchHook([&](size_t) {
+    if (++batches != 1) return;
+    const std::string holder = testing::Table("SELECT IS_USED_LOCK(" + lock + ")")[0][0];
+    ASSERT_NE(holder, "NULL") << "the sync holds its lock";
+    testing::Mariadb("KILL CONNECTION " + holder);
+    lock_freed = testing::PollUntil(
+        [&] { return testing::Table("SELECT IS_FREE_LOCK(" + lock + ")")[0][0] == "1"; }, 10000);
+  });
+  testing::Reply cut = testing::Fetch(app, Get());
+  feed->SetBatchHook(nullptr);
+  ASSERT_TRUE(lock_freed) << "the killed connection took the lock with it";
+  EXPECT_EQ(cut.status, 503) << cut.body.substr(0, 200);
+  const std::string written = testing::Table("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn' AND modified = " +
+                                             std::to_string(clock.Now()))[0][0];
+  EXPECT_EQ(written, std::to_string(ItemStateStore::kBatch)) << "nothing written after the lock was lost";
+  clock.Advance(60);
+  FetchInto(app, clock, &msn);
+  EXPECT_EQ(msn.updated, Once(edited)) << "the next fetch finishes the job: every edit once";
+  EXPECT_TRUE(msn.created.empty() && msn.taken_down.empty());
+  EXPECT_EQ(msn.Published(), Guids(ShownIds(clock.Now())));
+}
+
 TEST_F(MsnIntegration, ConditionalRequestsFollowTheItemState) {
   FixedClock clock(t0_);
   App app(LoadConfig(Config()), &clock);
