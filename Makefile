@@ -31,7 +31,7 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -Itests/support
-LDLIBS := -lfcgi -lmysqlcppconn -ltinyxml2 -lz
+LDLIBS := -lfcgi -lmysqlcppconn -ltinyxml2 -lz -pthread
 
 LIB_SRC   := $(wildcard lib/*.cpp)
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/%.o)

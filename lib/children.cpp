@@ -42,12 +42,14 @@ Rows MemoryChildren::Read(int64_t after, int64_t until) {
   return Rows(std::move(out), columns_.size());
 }
 
-FamilyChunks::FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vector<ChildSource> children)
+FamilyChunks::FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vector<ChildSource> children,
+                           bool read_ahead)
     : parents_(parents),
       keyset_(keyset),
       children_(std::move(children)),
       held_(children_.size()),
-      descending_(keyset.direction() == Direction::kDescending) {
+      descending_(keyset.direction() == Direction::kDescending),
+      read_ahead_(read_ahead) {
   if (keyset_.fields().size() != 1) {
     throw ConfigError("a feed with child queries walks a keyset of one integer field (the parent's id)");
   }
@@ -55,6 +57,28 @@ FamilyChunks::FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vect
     held_[c].width = children_[c].columns.size();
     held_[c].parent_column = ParentColumn(children_[c].columns, children_[c].name);
   }
+}
+
+// A chunk read ahead and never asked for is waited for: its thread uses
+// `parents_`, which may go with this object.
+FamilyChunks::~FamilyChunks() {
+  if (ahead_) ahead_->parents.wait();
+}
+
+FamilyChunks::Parents FamilyChunks::ReadParents(const Position& after, const Position& until, size_t limit) {
+  Parents p;
+  p.last = after;
+  Rows streamed = parents_.Read(after, until, limit);
+  while (streamed.Next()) {
+    p.width = streamed.size();
+    MemoryChunks::Row r(p.width);
+    for (size_t i = 0; i < p.width; ++i) {
+      if (!streamed.IsNull(i)) r[i] = std::string(streamed.Get(i));
+    }
+    keyset_.Read(streamed, &p.last);
+    p.rows.push_back(std::move(r));
+  }
+  return p;
 }
 
 bool FamilyChunks::Advance(size_t c) {
@@ -97,23 +121,36 @@ Rows FamilyChunks::Read(const Position& after, const Position& until, size_t lim
     h.cells.clear();
     h.begin = h.end = 0;
   }
-  ++parent_queries_;
-  Rows streamed = parents_.Read(after, until, limit);
   // The parents are held, so that the connection is free for the next
   // chunk and the chunk's last key is known.
-  std::vector<MemoryChunks::Row> parents;
-  size_t width = 0;
-  Position last = after;
-  while (streamed.Next()) {
-    width = streamed.size();
-    MemoryChunks::Row r(width);
-    for (size_t i = 0; i < width; ++i) {
-      if (!streamed.IsNull(i)) r[i] = std::string(streamed.Get(i));
+  Parents chunk;
+  if (ahead_ && ahead_->after == after && ahead_->until == until && ahead_->limit == limit) {
+    std::future<Parents> ready = std::move(ahead_->parents);
+    ahead_.reset();
+    chunk = ready.get();  // a failure there is this Read's
+    ++taken_ahead_;
+  } else {
+    if (ahead_) {
+      ahead_->parents.wait();  // not the chunk asked for: its result goes
+      ahead_.reset();
     }
-    keyset_.Read(streamed, &last);
-    parents.push_back(std::move(r));
+    ++parent_queries_;
+    chunk = ReadParents(after, until, limit);
   }
-  streamed = Rows();
+  // A full chunk: more may follow. The next one is read while this renders.
+  if (read_ahead_ && chunk.rows.size() == limit && limit > 0) {
+    ++parent_queries_;
+    ahead_.emplace();
+    ahead_->after = chunk.last;
+    ahead_->until = until;
+    ahead_->limit = limit;
+    ahead_->parents = std::async(std::launch::async, [this, from = chunk.last, until, limit] {
+      return ReadParents(from, until, limit);
+    });
+  }
+  std::vector<MemoryChunks::Row>& parents = chunk.rows;
+  const size_t width = chunk.width;
+  const Position& last = chunk.last;
   if (parents.empty()) return Rows(std::move(parents), 0);
   // The chunk's keys: (after, last] ascending, [last, after) descending.
   const int64_t lo = descending_ ? last[0] - 1 : after[0];

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,10 +84,19 @@ struct ChildSource {
 // arriving while the chunk is rendered): only the current parent's rows
 // are held. Walking descending, a chunk's child rows are held whole and
 // looked up. The parents' keyset must be one integer field.
+//
+// With `read_ahead`, a full chunk of parents, once held, has the next one
+// read on a thread of its own (after its last key, to the same end), so
+// that the server's work on the next chunk overlaps the rendering of this
+// one; the next Read takes it if it asks for that chunk (or waits for it
+// and reads anew). `parents` is then used by that thread between Reads:
+// it must not share a connection with anything else the caller does.
 class FamilyChunks : public ChunkReader, public RowChildren {
  public:
   // `children` in the order of the template's Children().
-  FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vector<ChildSource> children);
+  FamilyChunks(ChunkReader& parents, const Keyset& keyset, std::vector<ChildSource> children,
+               bool read_ahead = false);
+  ~FamilyChunks() override;
 
   Rows Read(const Position& after, const Position& until, size_t limit) override;
 
@@ -97,8 +107,10 @@ class FamilyChunks : public ChunkReader, public RowChildren {
   size_t Count(size_t child) const override;
   std::string_view Get(size_t child, size_t i, size_t column) const override;
 
-  // Queries run so far: parent chunks and child reads.
+  // Queries run so far: parent chunks (read ahead or not) and child reads.
   size_t parent_queries() const { return parent_queries_; }
+  // Chunks of parents a Read found already read ahead.
+  size_t read_ahead() const { return taken_ahead_; }
   size_t child_queries() const { return child_queries_; }
   // The most child rows held at once, for the tests.
   size_t peak_child_rows() const { return peak_child_rows_; }
@@ -116,6 +128,19 @@ class FamilyChunks : public ChunkReader, public RowChildren {
     size_t parent_column = 0;
     size_t begin = 0, end = 0;            // the current parent's rows
   };
+  // A chunk of parents, held.
+  struct Parents {
+    std::vector<MemoryChunks::Row> rows;
+    size_t width = 0;
+    Position last;  // the last row's keyset (`after` when none)
+  };
+  Parents ReadParents(const Position& after, const Position& until, size_t limit);
+  // The chunk being read ahead, and what it was asked for.
+  struct Ahead {
+    Position after, until;
+    size_t limit = 0;
+    std::future<Parents> parents;
+  };
   // Reads the next row of `h.source` into pending; false at its end.
   bool Advance(size_t child);
   void Keep(size_t child, size_t* run);  // the pending row, held (within the cap)
@@ -125,7 +150,9 @@ class FamilyChunks : public ChunkReader, public RowChildren {
   std::vector<ChildSource> children_;
   std::vector<Held> held_;
   bool descending_;
-  size_t parent_queries_ = 0, child_queries_ = 0, peak_child_rows_ = 0;
+  bool read_ahead_;
+  std::optional<Ahead> ahead_;
+  size_t parent_queries_ = 0, child_queries_ = 0, peak_child_rows_ = 0, taken_ahead_ = 0;
 };
 
 }  // namespace feed

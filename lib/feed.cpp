@@ -58,23 +58,24 @@ class QueryChildren : public ChildReader {
 // streamed results before their connection).
 class FamilyReader : public ChunkReader {
  public:
-  FamilyReader(std::unique_ptr<Database> child_db, std::unique_ptr<ChunkReader> parents,
-               std::vector<std::unique_ptr<QueryChildren>> children, const Keyset& keyset,
-               std::vector<ChildSource> sources)
-      : child_db_(std::move(child_db)),
+  FamilyReader(std::unique_ptr<Database> parent_db, std::unique_ptr<Database> child_db,
+               std::unique_ptr<ChunkReader> parents, std::vector<std::unique_ptr<QueryChildren>> children,
+               const Keyset& keyset, std::vector<ChildSource> sources)
+      : parent_db_(std::move(parent_db)),
+        child_db_(std::move(child_db)),
         parents_(std::move(parents)),
         children_(std::move(children)),
-        family_(*parents_, keyset, std::move(sources)) {}
+        family_(*parents_, keyset, std::move(sources), /*read_ahead=*/true) {}
   Rows Read(const Position& after, const Position& until, size_t limit) override {
     return family_.Read(after, until, limit);
   }
   const RowChildren* ChildrenOf(const Position& pos) override { return family_.ChildrenOf(pos); }
 
  private:
-  std::unique_ptr<Database> child_db_;
+  std::unique_ptr<Database> parent_db_, child_db_;
   std::unique_ptr<ChunkReader> parents_;
   std::vector<std::unique_ptr<QueryChildren>> children_;
-  FamilyChunks family_;
+  FamilyChunks family_;  // declared last: waits for its read-ahead first
 };
 
 }  // namespace
@@ -220,8 +221,10 @@ SqlParams Feed::RunParams(const std::string& since, const std::string& now) cons
 std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params, std::optional<bool> stream) const {
   const bool streamed = stream.value_or(config_.stream);
   if (child_queries_.empty()) return std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), streamed);
-  // The child rows stream on a connection of their own while the parents'
-  // connection reads the next chunk.
+  // The parents are read on a connection of their own (the next chunk is
+  // read ahead on a thread while this one renders), and the child rows
+  // stream on another.
+  auto parent_db = std::make_unique<Database>(db.config());
   auto child_db = std::make_unique<Database>(db.config());
   std::vector<std::unique_ptr<QueryChildren>> readers;
   std::vector<ChildSource> sources;
@@ -236,8 +239,8 @@ std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params, std::o
     sources.push_back({child_configs_[c].name, child_columns_.at(c), readers.back().get(),
                        static_cast<size_t>(child_configs_[c].max_per_parent)});
   }
-  return std::make_unique<FamilyReader>(std::move(child_db),
-                                        std::make_unique<QueryChunks>(db, query_, keyset_, std::move(params), streamed),
+  auto parents = std::make_unique<QueryChunks>(*parent_db, query_, keyset_, std::move(params), streamed);
+  return std::make_unique<FamilyReader>(std::move(parent_db), std::move(child_db), std::move(parents),
                                         std::move(readers), keyset_, std::move(sources));
 }
 

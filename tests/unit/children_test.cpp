@@ -6,8 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "error.h"
@@ -50,11 +54,11 @@ struct Rendered {
   size_t parent_reads = 0, child_reads = 0, peak = 0;
 };
 Rendered RenderDocs(const Template& t, std::vector<Row> docs, std::vector<Row> comments, size_t fetch_rows,
-               size_t cap = 20) {
+               size_t cap = 20, bool read_ahead = false) {
   Keyset k({"id"}, Direction::kAscending);
   MemoryChunks parents(kDocs, std::move(docs), k);
   MemoryChildren children(kComments, std::move(comments));
-  FamilyChunks family(parents, k, {{"comments", kComments, &children, cap}});
+  FamilyChunks family(parents, k, {{"comments", kComments, &children, cap}}, read_ahead);
   KeysetRows walk(family, k, k.First(""), std::nullopt, fetch_rows);
   DocumentRenderer r(t, walk, Limits{});
   StringSink sink;
@@ -113,6 +117,87 @@ TEST(Children, ADescendingWalkFindsEachParentsChildren) {
             "<docs>\n" + Doc(5, Comment("five")) + Doc(4, Comment("four") + Comment("four-b")) + Doc(3, "") + Doc(2, "") +
                 Doc(1, Comment("one")) + "</docs>\n");
   EXPECT_EQ(children.reads(), 3u);
+}
+
+// Parents through MemoryChunks, counted under a lock (the read-ahead
+// thread reads them), failing from read `fail_at` on when asked.
+class CountingParents : public ChunkReader {
+ public:
+  CountingParents(std::vector<Row> docs, Keyset& k, size_t fail_at = SIZE_MAX)
+      : inner_(kDocs, std::move(docs), k), fail_at_(fail_at) {}
+  Rows Read(const Position& after, const Position& until, size_t limit) override {
+    std::lock_guard<std::mutex> hold(mu_);
+    if (++reads_ >= fail_at_) throw Unavailable("the parents' connection broke");
+    return inner_.Read(after, until, limit);
+  }
+  size_t reads() {
+    std::lock_guard<std::mutex> hold(mu_);
+    return reads_;
+  }
+
+ private:
+  MemoryChunks inner_;
+  size_t fail_at_;
+  std::mutex mu_;
+  size_t reads_ = 0;
+};
+
+// Polls `condition` until it holds or `timeout_ms` pass.
+bool WaitFor(const std::function<bool()>& condition, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+std::vector<Row> Numbered(int n) {
+  std::vector<Row> docs;
+  for (int id = 1; id <= n; ++id) docs.push_back({std::to_string(id), "d" + std::to_string(id), ""});
+  return docs;
+}
+
+TEST(Children, ReadingAheadGivesTheSameDocumentAndTakesEachChunkAlreadyRead) {
+  std::vector<Row> docs = Numbered(6);
+  std::vector<Row> comments = {{"6", "six-a", "u1"}, {"2", "two-a", "u2"}, {"7", "none", "u3"}};
+  Rendered plain = RenderDocs(Docs(), docs, comments, 2);
+  Rendered ahead = RenderDocs(Docs(), docs, comments, 2, 20, /*read_ahead=*/true);
+  EXPECT_EQ(ahead.body, plain.body);
+  EXPECT_EQ(ahead.report.rows, 6u);
+  EXPECT_EQ(ahead.parent_reads, 4u) << "three full chunks and the empty one, none read twice";
+  EXPECT_EQ(ahead.child_reads, 3u);
+}
+
+TEST(Children, TheNextChunkIsReadBeforeItIsAskedFor) {
+  Keyset k({"id"}, Direction::kAscending);
+  CountingParents parents(Numbered(5), k);
+  MemoryChildren children(kComments, {});
+  FamilyChunks family(parents, k, {{"comments", kComments, &children, 20}}, /*read_ahead=*/true);
+  Rows first = family.Read(k.First(""), k.Last(), 2);
+  // Nothing asks for the second chunk; it is read all the same.
+  EXPECT_TRUE(WaitFor([&] { return parents.reads() == 2; }, 10000));
+  Rows second = family.Read({2}, k.Last(), 2);
+  EXPECT_EQ(family.read_ahead(), 1u);
+  ASSERT_TRUE(second.Next());
+  EXPECT_EQ(second.Get(0), "3");
+  // A chunk other than the one read ahead (a part that ends early): read anew.
+  EXPECT_TRUE(WaitFor([&] { return parents.reads() == 3; }, 10000));
+  Rows other = family.Read({3}, k.Last(), 1);
+  EXPECT_EQ(family.read_ahead(), 1u);
+  ASSERT_TRUE(other.Next());
+  EXPECT_EQ(other.Get(0), "4");
+  EXPECT_FALSE(other.Next());
+  EXPECT_EQ(parents.reads(), 4u);
+}
+
+TEST(Children, AFailedReadAheadFailsTheReadThatTakesIt) {
+  Keyset k({"id"}, Direction::kAscending);
+  CountingParents parents(Numbered(5), k, /*fail_at=*/2);
+  MemoryChildren children(kComments, {});
+  FamilyChunks family(parents, k, {{"comments", kComments, &children, 20}}, /*read_ahead=*/true);
+  family.Read(k.First(""), k.Last(), 2);
+  EXPECT_THROW(family.Read({2}, k.Last(), 2), FeedError);
 }
 
 TEST(Children, ReadsAreBoundedByChunksNotByParentsOrChildren) {
