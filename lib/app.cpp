@@ -24,7 +24,12 @@ App::App(Config config, const Clock* clock)
       routes_.Add(Route{f.path, Role::kItems, msn_feeds_.size() - 1, {}, false});
       continue;
     }
-    documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back()));
+    Feed* full = nullptr;
+    if (!f.query_full_file.empty()) {
+      full_walks_.push_back(std::make_unique<Feed>(FullWalkOf(f), config_));
+      full = full_walks_.back().get();
+    }
+    documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back(), full));
     routes_.Add(Route{f.path, Role::kDocument, documents_.size() - 1, {}, false});
   }
   for (const SetConfig& s : config_.sets) {

@@ -80,6 +80,7 @@ class App {
   const Clock& clock_;
   Database db_;
   std::vector<std::unique_ptr<Feed>> feeds_;
+  std::vector<std::unique_ptr<Feed>> full_walks_;  // query_full: a document feed's second walk
   std::vector<std::unique_ptr<DocumentFeed>> documents_;
   std::vector<std::unique_ptr<DocumentSet>> sets_;
   std::vector<std::unique_ptr<MsnFeed>> msn_feeds_;

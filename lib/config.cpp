@@ -146,6 +146,15 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       have_query = true;
     } else if (key == "state_query") {
       f.state_query_file = Resolve(base, s);
+    } else if (key == "query_full") {
+      f.query_full_file = Resolve(base, s);
+    } else if (key == "state_query_full") {
+      f.state_query_full_file = Resolve(base, s);
+    } else if (key == "keyset_full") {
+      f.keyset_full = Words(s);
+      if (f.keyset_full.empty() || f.keyset_full.size() > 3) {
+        throw ConfigError(Where(file, v.line) + "keyset_full names 1 to 3 result fields, such as: id");
+      }
     } else if (key == "encoding") {
       std::string why;
       auto cs = Charset::Named(s, &why);
@@ -302,6 +311,20 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
   if (!have_query) throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs query = FILE");
   if (f.keyset.empty())
     throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] needs keyset = FIELDS (the query's ORDER BY)");
+  if (!f.query_full_file.empty()) {
+    const std::string where = Where(file, sec.line) + "[feed " + f.name + "] ";
+    if (f.since == SinceSource::kNone || f.lifecycle != Lifecycle::kNone || !f.children.empty()) {
+      throw ConfigError(where + "query_full is the walk of a request with no since-moment: it needs since = ..., "
+                                "and no lifecycle or child queries");
+    }
+    if (f.state_query_file.empty() != f.state_query_full_file.empty()) {
+      throw ConfigError(where + "has state_query and state_query_full both or neither (each walk's validators "
+                                "come from its own rows)");
+    }
+    if (f.keyset_full.empty()) f.keyset_full = {f.keyset.back()};
+  } else if (!f.state_query_full_file.empty() || !f.keyset_full.empty()) {
+    throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] state_query_full and keyset_full need query_full");
+  }
   if (env_secret) f.secret = env_secret;
   if (!f.continue_param.empty()) {
     if (f.page_size == 0)
@@ -561,5 +584,18 @@ std::string SetConfig::PartPattern() const {
 }
 
 Config LoadConfig(const std::string& file) { return ParseConfig(ReadSiteFile(file), file, DirOf(file)); }
+
+FeedConfig FullWalkOf(const FeedConfig& f) {
+  FeedConfig w = f;
+  w.query_file = f.query_full_file;
+  w.state_query_file = f.state_query_full_file;
+  w.keyset = f.keyset_full;
+  w.order = Direction::kAscending;
+  w.since = SinceSource::kNone;
+  w.query_full_file.clear();
+  w.state_query_full_file.clear();
+  w.keyset_full.clear();
+  return w;
+}
 
 }  // namespace feed

@@ -146,7 +146,19 @@ struct FeedConfig {
   int window_days = 7;     // items created or modified this long ago are listed
   int retention_days = 7;  // a take-down stays listed this long
   std::string guid_prefix; // guid = prefix + the keyset id ("ad-" gives "ad-123"); default NAME-
+  // A second walk for a request with no since-moment (a full dump), with a
+  // since-source only: its own query in the order of keyset_full (the
+  // primary key), which the server reads faster than the since-order
+  // index. A continue token of one walk is never taken by the other.
+  std::string query_full_file;           // query_full = FILE
+  std::string state_query_full_file;     // state_query_full = FILE: required with state_query
+  std::vector<std::string> keyset_full;  // keyset_full = FIELDS; default: the keyset's last field
 };
+
+// The feed that walks `f`'s full dump: `f` with query_full, its state
+// query and keyset_full in place of query, state_query and keyset, walked
+// ascending, with no since-source. REQUIRES: !f.query_full_file.empty().
+FeedConfig FullWalkOf(const FeedConfig& f);
 
 // A document set: parts of its section feeds, each part a keyset range of
 // one section, and (XML) an index listing them.

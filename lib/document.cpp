@@ -6,12 +6,13 @@
 
 namespace feed {
 
-DocumentFeed::DocumentFeed(Feed& feed) : feed_(feed) {
+DocumentFeed::DocumentFeed(Feed& feed, Feed* full) : feed_(feed), full_(full) {
   if (!feed_.config().secret.empty()) codec_ = std::make_unique<ContinueTokenCodec>(feed_.config().secret);
 }
 
 void DocumentFeed::Bind(Database& db) {
   feed_.Bind(db);
+  if (full_) full_->Bind(db);
   if (feed_.config().since == SinceSource::kRobot) StateStore(db).CheckVisits();
 }
 
@@ -58,7 +59,7 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const 
     if (auto v = params.Get(c.continue_param)) {
       s.token_text = *v;
       token = codec_->Decode(s.token_text, Binding(s.since));
-      if (!token || token->keyset.size() != c.keyset.size()) {
+      if (!token || token->keyset.size() != Walk(s.since).config().keyset.size()) {
         throw BadRequest(c.continue_param + " is not a token this feed issued for this " +
                          (c.since == SinceSource::kParam ? c.since_param : std::string("request")) + "; start again without " +
                          c.continue_param);
@@ -97,15 +98,16 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   const FeedConfig& c = feed_.config();
   Start start = Begin(req, db, clock);
   Bind(db);
+  Feed& walk = Walk(start.since);
   if (start.after.empty()) {
-    start.after = feed_.keyset().First(start.since);
-  } else if (std::string why = feed_.keyset().Unfit(start.after, start.since); !why.empty()) {
+    start.after = walk.keyset().First(start.since);
+  } else if (std::string why = walk.keyset().Unfit(start.after, start.since); !why.empty()) {
     throw BadRequest(c.continue_param + " is not a position of this feed: " + why + "; start again without " +
                      c.continue_param);
   }
-  SqlParams params = feed_.RunParams(start.since, FormatSqlDateTime(FromNaiveSeconds(start.run_start)));
-  feed_.keyset().BindAfter(start.after, &params);
-  feed_.keyset().BindUntil(feed_.keyset().Last(), &params);
+  SqlParams params = walk.RunParams(start.since, FormatSqlDateTime(FromNaiveSeconds(start.run_start)));
+  walk.keyset().BindAfter(start.after, &params);
+  walk.keyset().BindUntil(walk.keyset().Last(), &params);
   // A page is page_size rows, and one more read tells whether another
   // follows; a feed of the newest items is max_items rows.
   const bool paged = c.page_size > 0;
@@ -122,7 +124,7 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   // The entity tag covers everything the body depends on but the moment it
   // was made. A page reached by a continue token serves one robot's run:
   // it has no Last-Modified, so that its state is not recorded page by page.
-  const Feed::StateView state = feed_.State(db, params, start.since + '\x1f' + start.token_text + '\x1f', gzip,
+  const Feed::StateView state = walk.State(db, params, start.since + '\x1f' + start.token_text + '\x1f', gzip,
                                             start.token_text.empty() ? std::optional(clock.Now()) : std::nullopt);
   const Validators& validators = state.validators;
   if (validators.Match(req)) {
@@ -132,8 +134,8 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   }
   head.Add(validators);
 
-  std::unique_ptr<ChunkReader> reader = feed_.Reader(db, params);
-  KeysetRows rows(*reader, feed_.keyset(), start.after, std::nullopt, static_cast<size_t>(c.fetch_rows),
+  std::unique_ptr<ChunkReader> reader = walk.Reader(db, params);
+  KeysetRows rows(*reader, walk.keyset(), start.after, std::nullopt, static_cast<size_t>(c.fetch_rows),
                   page ? page + 1 : SIZE_MAX);
   if (req.method == "HEAD") {
     rows.Next();  // the first chunk, so that a database failure is still a 503
@@ -146,7 +148,7 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   if (paged) {
     unfit = [&](const Position& p) { return ContinueTokenCodec::Unfit(start.run_start, p); };
   }
-  DocumentRenderer renderer(feed_.tmpl(), rows, Limits{page, 0}, feed_.lastmod_column(), unfit);
+  DocumentRenderer renderer(walk.tmpl(), rows, Limits{page, 0}, walk.lastmod_column(), unfit);
   DocumentValues doc;
   doc.name = c.name;
   doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));

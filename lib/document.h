@@ -15,6 +15,10 @@
 // last visit; nobody else moves it. The next visit starts after the visit
 // before that one (overlap_visits = 1), since a cut the program cannot see
 // (the web server sending a spooled body) must not lose the rows it held.
+//
+// A feed with query_full walks a request with no since-moment through that
+// second feed (FullWalkOf): its query, keyset and state query; the same
+// template, paging and config. Its continue tokens are bound to that walk.
 #pragma once
 
 #include <memory>
@@ -40,7 +44,9 @@ struct FeedReport : RenderReport {
 
 class DocumentFeed {
  public:
-  explicit DocumentFeed(Feed& feed);
+  // `full`: the walk of a request with no since-moment (query_full), or
+  // none; not owned.
+  explicit DocumentFeed(Feed& feed, Feed* full = nullptr);
 
   // Checks what serving needs beyond the mapping (the visits table for a
   // robot's feed). Throws kConfig / kUnavailable as Feed::Bind does.
@@ -66,10 +72,15 @@ class DocumentFeed {
   // The since-moment, or "" for none; throws kBadRequest for a malformed
   // since parameter.
   std::string SinceMoment(const Request& req, const QueryParams& params, Database& db) const;
-  std::string Binding(const std::string& since) const { return feed_.config().name + '\n' + since; }
+  // The feed whose query and keyset serve a request with this since-moment.
+  Feed& Walk(const std::string& since) const { return since.empty() && full_ ? *full_ : feed_; }
+  std::string Binding(const std::string& since) const {
+    return feed_.config().name + '\n' + since + (&Walk(since) == full_ ? "\nfull" : "");
+  }
   void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
 
   Feed& feed_;
+  Feed* full_;
   std::unique_ptr<ContinueTokenCodec> codec_;
 };
 

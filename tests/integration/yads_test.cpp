@@ -700,6 +700,168 @@ TEST_F(YadsIntegration, PagingIsExactlyOnceWhileOthersWrite) {
   EXPECT_TRUE(next_run.count(during_last)) << "added while the last page streamed: in the next run at the latest";
 }
 
+// The sample config's full-dump walk (query_full): a request with no date
+// reads the table in primary-key order with a keyset on id_key alone.
+std::map<std::string, std::string> FullWalk(std::map<std::string, std::string> more = {}) {
+  const std::string root = Env("FEED_TEST_ROOT");
+  more.try_emplace("query_full", root + "/sql/sample-yads-full.sql");
+  more.try_emplace("state_query_full", root + "/sql/sample-yads-state-full.sql");
+  more.try_emplace("keyset_full", "id_key");
+  return more;
+}
+
+TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite) {
+  App app(LoadConfig(testing::WriteSampleConfig(FullWalk({{"page_size", "150"}, {"fetch_rows", "60"}}))));
+  std::set<std::string> bad;
+  const auto before = ExpectedAds("1970-01-01 00:00:00", &bad);
+  Database writer(app.config().database);
+  // The ads written to: valid ids, none of the test's own new ones.
+  const std::string valid = " AND l.ref REGEXP '^[A-Za-z0-9]{1,32}$' AND l.ref NOT LIKE 'FULLN%'";
+  auto site_now = [] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())); };
+  std::map<std::string, int64_t> id_of;  // ref -> primary key, for the order
+  for (const auto& row : Table("SELECT HEX(ref), id FROM listing")) id_of[Unhex(row[0])] = std::stoll(row[1]);
+
+  std::set<std::string> touched, deleted_ahead, edited_ahead, edited_behind, added;
+  std::vector<std::string> sent_order;
+  int64_t page_id = -1;  // where the page being fetched starts
+  int k = 0;
+  auto write_during_page = [&] {
+    // An edit gives a title of its own, one plain line.
+    const std::string now = site_now(), edited = "ПРАВКА " + std::to_string(k);
+    // Ahead: past the 160th row from the page's start (a page reads 151).
+    std::vector<std::vector<std::string>> ahead;
+    for (const auto& row : Table("SELECT l.id, HEX(l.ref) FROM listing l WHERE l.status = 'active'" + valid +
+                                 " AND l.id > " + std::to_string(page_id) + " ORDER BY l.id LIMIT 40 OFFSET 160")) {
+      if (!touched.count(row[0])) ahead.push_back(row);
+    }
+    if (ahead.size() >= 3) {
+      touched.insert({ahead[0][0], ahead[1][0], ahead[2][0]});
+      writer.Execute("UPDATE listing SET title = '" + edited + "', updated = '" + now + "' WHERE id = " + ahead[0][0]);
+      edited_ahead.insert(Unhex(ahead[0][1]));
+      writer.Execute("DELETE FROM listing WHERE id = " + ahead[1][0]);
+      deleted_ahead.insert(Unhex(ahead[1][1]));
+      writer.Execute("UPDATE listing SET status = 'deleted', updated = '" + now + "' WHERE id = " + ahead[2][0]);
+      deleted_ahead.insert(Unhex(ahead[2][1]));
+    }
+    // Behind: the last ad sent, edited.
+    if (!sent_order.empty()) {
+      auto row = Table("SELECT id FROM listing WHERE ref = '" + sent_order.back() + "'");
+      if (!row.empty() && touched.insert(row[0][0]).second) {
+        writer.Execute("UPDATE listing SET title = '" + edited + "', updated = '" + now + "' WHERE id = " + row[0][0]);
+        edited_behind.insert(sent_order.back());
+      }
+    }
+    // A new ad, dated long ago: its id is the largest, so the walk meets it
+    // at its end whatever its date.
+    const std::string ref = "FULLN" + std::to_string(k);
+    writer.Execute("INSERT INTO listing (ref, title, body, added, updated) VALUES ('" + ref +
+                   "', 'Новое', '', '2020-01-01 00:00:00', '" + now + "')");
+    id_of[ref] = std::stoll(Table("SELECT id FROM listing WHERE ref = '" + ref + "'")[0][0]);
+    added.insert(ref);
+  };
+
+  std::vector<Page> pages;
+  std::string cont;
+  do {
+    Request req;
+    req.path_info = "/yads";
+    req.query_string = cont.empty() ? "" : "continue=" + cont;
+    Reply r = testing::FetchWithHook(app, req, write_during_page);
+    pages.push_back(Parse(r));
+    for (const auto& [id, f] : pages.back().ads) sent_order.push_back(id);
+    ASSERT_TRUE(r.report.has_last);
+    ASSERT_EQ(r.report.last.size(), 1u) << "the full walk's keyset is id_key alone";
+    page_id = r.report.last[0];
+    cont = pages.back().continue_token;
+    ++k;
+    ASSERT_LT(pages.size(), 100u);
+  } while (!cont.empty());
+  ASSERT_GT(pages.size(), 10u);
+  ASSERT_GE(edited_ahead.size(), 5u);
+  ASSERT_GE(deleted_ahead.size(), 10u);
+  ASSERT_GE(edited_behind.size(), 5u);
+
+  std::map<std::string, int> got;
+  std::map<std::string, std::string> title;
+  int64_t last_id = -1;
+  for (const std::string& ref : sent_order) {
+    ++got[ref];
+    ASSERT_TRUE(id_of.count(ref)) << ref;
+    EXPECT_GT(id_of[ref], last_id) << "ad " << ref << " out of primary-key order";
+    last_id = id_of[ref];
+  }
+  for (const Page& p : pages) {
+    for (const auto& [id, f] : p.ads) title[id] = f.at("title");
+  }
+  for (const auto& [id, n] : got) EXPECT_EQ(n, 1) << "ad " << id << " sent " << n << " times";
+  for (const auto& [ref, ad] : before) {
+    if (deleted_ahead.count(ref)) {
+      EXPECT_EQ(got.count(ref), 0u) << "ad " << ref << " was deleted before the robot reached it";
+    } else {
+      EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " qualified at the start, stayed, and was lost";
+    }
+  }
+  for (const std::string& ref : edited_ahead) {
+    EXPECT_EQ(title[ref].rfind("ПРАВКА ", 0), 0u) << "ad " << ref << " was edited before it was sent";
+  }
+  for (const std::string& ref : edited_behind) {
+    EXPECT_NE(title[ref].rfind("ПРАВКА ", 0), 0u) << "ad " << ref << " was sent before its edit";
+  }
+  const std::string during_last = "FULLN" + std::to_string(pages.size() - 1);
+  for (const std::string& ref : added) {
+    if (ref != during_last) {
+      EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " added ahead of the robot, id " << id_of[ref] << " pages " << pages.size() << " last sent id " << last_id;
+    }
+  }
+}
+
+TEST_F(YadsIntegration, ATokenOfOneWalkIsRefusedByTheOther) {
+  App app(LoadConfig(testing::WriteSampleConfig(FullWalk({{"page_size", "100"}}))));
+  const Page full = Parse(Get(app, ""));
+  const Page dated = Parse(Get(app, "date=2026-01-01+00:00:00"));
+  ASSERT_FALSE(full.continue_token.empty());
+  ASSERT_FALSE(dated.continue_token.empty());
+  EXPECT_EQ(Get(app, "continue=" + full.continue_token).status, 200);
+  EXPECT_EQ(Get(app, "date=2026-01-01+00:00:00&continue=" + dated.continue_token).status, 200);
+  Reply crossed = Get(app, "date=2026-01-01+00:00:00&continue=" + full.continue_token);
+  EXPECT_EQ(crossed.status, 400) << "a full dump's token on a dated run";
+  EXPECT_EQ(Get(app, "continue=" + dated.continue_token).status, 400) << "a dated run's token on the full dump";
+  // The same config without query_full: its date-less walk is (added,
+  // id_key), and the full walk's token is not one of its positions.
+  App plain(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}})));
+  EXPECT_EQ(Get(plain, "continue=" + full.continue_token).status, 400);
+}
+
+TEST_F(YadsIntegration, TheFullDumpHasValidatorsOfItsOwnRows) {
+  App app(LoadConfig(testing::WriteSampleConfig(FullWalk({{"page_size", "100"}}))));
+  Reply first = Get(app, "");
+  ASSERT_EQ(first.status, 200);
+  const std::string tag = first.headers["ETag"];
+  ASSERT_FALSE(tag.empty());
+  EXPECT_EQ(Get(app, "", "GET", {{"If-None-Match", tag}}).status, 304);
+  // An edit of the first page's first ad (the lowest id) changes the page.
+  const std::string lowest =
+      Table("SELECT MIN(id) FROM listing WHERE status = 'active' AND ref REGEXP '^[A-Za-z0-9]{1,32}$'")[0][0];
+  Mariadb("UPDATE listing SET title = CONCAT(title, ' x'), updated = NOW() + INTERVAL 1 DAY WHERE id = " + lowest);
+  EXPECT_EQ(Get(app, "", "GET", {{"If-None-Match", tag}}).status, 200);
+}
+
+TEST_F(YadsIntegration, FullWalkConfigMistakesAreNamed) {
+  auto refused = [](std::map<std::string, std::string> o) {
+    try {
+      LoadConfig(testing::WriteSampleConfig(std::move(o)));
+    } catch (const FeedError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string root = Env("FEED_TEST_ROOT");
+  EXPECT_NE(refused(FullWalk({{"state_query_full", ""}})).find("state_query and state_query_full both or neither"),
+            std::string::npos);
+  EXPECT_NE(refused({{"keyset_full", "id_key"}}).find("need query_full"), std::string::npos);
+  EXPECT_NE(refused(FullWalk({{"since", ""}})).find("needs since"), std::string::npos);
+}
+
 TEST_F(YadsIntegration, DatabaseOutageGives503ThenRecoversInTheSameProcess) {
   App app(LoadConfig(testing::WriteSampleConfig({{"page_size", "100"}})));
   ASSERT_EQ(Get(app, "").status, 200);
