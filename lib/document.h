@@ -15,17 +15,29 @@
 // last visit; nobody else moves it. The next visit starts after the visit
 // before that one (overlap_visits = 1), since a cut the program cannot see
 // (the web server sending a spooled body) must not lose the rows it held.
+//
+// With replicas (replica_set.h): the rows and the state query are read
+// from the server ReplicaSet::ForRead picks, the robot's record and every
+// write go to the primary. A paged run's token carries the replication
+// position its latest page was read at, and the next page is read only
+// from a server that has reached it (a token without one, from before
+// replicas, only from the primary). A robot's feed reads from a server
+// that has everything the primary held when the visit began. With the
+// primary away, a robot's feed serves every current item (its record
+// cannot be read) and records nothing: the robot loses nothing.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clock.h"
 #include "continue_token.h"
 #include "feed.h"
 #include "http.h"
 #include "renderer.h"
+#include "replica_set.h"
 #include "state.h"
 
 namespace feed {
@@ -36,6 +48,8 @@ struct FeedReport : RenderReport {
   bool complete = false;        // the body was written to its end
   bool visit_recorded = false;  // a robot's visit was recorded
   std::string visit_error;      // ...or why it could not be
+  std::string read_from;        // the server the rows came from: "primary" or a replica's name
+  std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
 };
 
 class DocumentFeed {
@@ -45,11 +59,12 @@ class DocumentFeed {
   // Checks what serving needs beyond the mapping (the visits table for a
   // robot's feed). Throws kConfig / kUnavailable as Feed::Bind does.
   void Bind(Database& db);
+  void Bind(ReplicaSet& servers) { Bind(servers.primary()); }
 
   // Serves one GET or HEAD request. Throws FeedError before `resp` started
   // (the caller answers 4xx/503); a throw after it started means the body
   // is cut and must stay so.
-  void Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report);
+  void Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp, FeedReport* report);
 
   Feed& feed() { return feed_; }
 
@@ -61,12 +76,18 @@ class DocumentFeed {
     std::string token_text;
     int64_t run_start = 0;  // NaiveSeconds, site time
     Position after;
+    std::optional<GtidPosition> at;  // what the rows must be at least as new as
+    std::string record_error;        // the robot's record could not be read: why
   };
-  Start Begin(const Request& req, Database& db, const Clock& clock) const;
+  Start Begin(const Request& req, ReplicaSet& servers, const Clock& clock) const;
   // The since-moment, or "" for none; throws kBadRequest for a malformed
-  // since parameter.
-  std::string SinceMoment(const Request& req, const QueryParams& params, Database& db) const;
+  // since parameter. `record_error` is set when the robot's record could
+  // not be read from an unreachable primary while replicas can serve.
+  std::string SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
+                          std::string* record_error) const;
   std::string Binding(const std::string& since) const { return feed_.config().name + '\n' + since; }
+  void Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,
+             const Clock& clock, Response& resp, FeedReport* report);
   void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
 
   Feed& feed_;
