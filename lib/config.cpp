@@ -568,6 +568,12 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
     if (r.database.host.empty() && r.database.socket.empty()) {
       throw ConfigError(Where(file, sec->line) + "[" + sec->name + "] needs host or socket (or " + env + "_HOST)");
     }
+    // MASTER_GTID_WAIT holds the connection replica_wait seconds.
+    if (r.database.read_timeout <= c.database.replica_wait) {
+      throw ConfigError(Where(file, sec->line) + "[" + sec->name + "] read_timeout (" +
+                        std::to_string(r.database.read_timeout) + ") must be longer than [database] replica_wait (" +
+                        std::to_string(c.database.replica_wait) + ")");
+    }
     c.replicas.push_back(std::move(r));
   }
   return c;

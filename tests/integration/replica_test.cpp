@@ -267,6 +267,29 @@ TEST_F(ReplicaIntegration, PagingAcrossTwoNodesWithAStoppedReplicaIsExact) {
   EXPECT_EQ(StatusOf(a, "r1").health, ServerHealth::kHealthy);
 }
 
+// A token issued before replicas (by a node without any: no position in
+// it) is still taken; only the primary is surely as new as its first page,
+// so the page comes from there, and its own token carries a position.
+TEST_F(ReplicaIntegration, ATokenOfBeforeReplicasIsServedByThePrimary) {
+  App old_node(NodeConfig({})), a(NodeConfig({1}));
+  Page first = Fetch(old_node, kQuery);
+  ASSERT_EQ(first.status, 200);
+  EXPECT_EQ(first.read_from, "primary");
+  ASSERT_FALSE(first.token.empty());
+  EXPECT_EQ(first.token.find('_'), std::string::npos) << first.token;
+  Page second = Fetch(a, std::string(kQuery) + "&continue=" + first.token);
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(second.read_from, "primary");
+  ASSERT_NE(second.token.find('_'), std::string::npos) << second.token;
+  Page third = Fetch(a, std::string(kQuery) + "&continue=" + second.token);
+  ASSERT_EQ(third.status, 200) << third.body;
+  EXPECT_EQ(third.read_from, "r1");
+  // A position altered by hand is refused like any forged token.
+  std::string forged = second.token;
+  forged.back() = forged.back() == '9' ? '8' : '9';
+  EXPECT_EQ(Fetch(a, std::string(kQuery) + "&continue=" + forged).status, 400);
+}
+
 // Replica 2 replicates but an hour behind (MASTER_DELAY): healthy by its
 // threads, it cannot reach any position of the run within replica_wait,
 // so node B serves from the primary; its first look is its own.

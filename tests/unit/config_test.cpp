@@ -398,6 +398,10 @@ TEST(Config, BadReplicaSectionsAreRefusedWithTheirLine) {
        "f.ini:5: section [database replica r1] appears twice"},
       {"[database]\nname = x\nreplica_wait = 61\n" + feed, "f.ini:3: replica_wait must be"},
       {"[database]\nname = x\nreplica_check = 0\n" + feed, "f.ini:3: replica_check must be"},
+      {"[database]\nname = x\nreplica_wait = 9\n[database replica r1]\nhost = h\nread_timeout = 9\n" + feed,
+       "f.ini:4: [database replica r1] read_timeout (9) must be longer than [database] replica_wait (9)"},
+      {"[database]\nname = x\nread_timeout = 3\n[database replica r1]\nhost = h\n" + feed,
+       "f.ini:4: [database replica r1] read_timeout (3) must be longer than [database] replica_wait (5)"},
   };
   for (const Case& c : cases) {
     std::string msg = ErrorOf(c.text);
