@@ -51,9 +51,9 @@ const char* ServerHealthName(ServerHealth h);
 struct ServerStatus {
   std::string name;  // "primary" or the replica's NAME
   ServerHealth health = ServerHealth::kUnknown;
-  std::string error;         // why it is not healthy ("" when it is)
-  UnixTime checked = 0;      // when health was last asked (0: never)
-  int64_t passed_over = 0;   // reads that could not wait for it to reach their position
+  std::string error;        // why it is not healthy ("" when it is)
+  UnixTime checked = 0;     // when health was last asked (0: never)
+  int64_t passed_over = 0;  // reads that could not wait for it to reach their position
 };
 
 // What the status page shows of the primary's writes.

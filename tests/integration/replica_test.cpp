@@ -208,16 +208,16 @@ class ReplicaIntegration : public ::testing::Test {
       }
       // Ahead of the robot: the 80th ad and later past the last one sent
       // (a page is 50), on the primary.
-      auto ahead = Table(std::string("SELECT id, HEX(ref) FROM listing WHERE status = 'active' AND added >= '") +
-                         kSince + "'" + kValid + " ORDER BY added, id LIMIT 2 OFFSET " +
-                         std::to_string(50 * (k + 1) + 80 - deleted.size()));
+      auto ahead =
+          Table(std::string("SELECT id, HEX(ref) FROM listing WHERE status = 'active' AND added >= '") + kSince + "'" +
+                kValid + " ORDER BY added, id LIMIT 2 OFFSET " + std::to_string(50 * (k + 1) + 80 - deleted.size()));
       if (ahead.size() == 2) {
         const std::string ref0 = Unhex(ahead[0][1]), ref1 = Unhex(ahead[1][1]);
         Admin(Primary(), "DELETE FROM sample_test.listing WHERE id = " + ahead[0][0]);
         deleted.insert(ref0);
         const std::string title = "Правка " + std::to_string(k);
-        Admin(Primary(), "SET NAMES utf8mb4; UPDATE sample_test.listing SET title = '" + title + "' WHERE id = " +
-                             ahead[1][0]);
+        Admin(Primary(),
+              "SET NAMES utf8mb4; UPDATE sample_test.listing SET title = '" + title + "' WHERE id = " + ahead[1][0]);
         edited[ref1] = title;
       }
       const std::string ref = "R" + std::to_string(++added_count_) + "ADD" + std::to_string(k);
@@ -253,8 +253,9 @@ class ReplicaIntegration : public ::testing::Test {
 TEST_F(ReplicaIntegration, PagingAcrossTwoNodesWithAStoppedReplicaIsExact) {
   Admin(Replica(2), "STOP SLAVE SQL_THREAD");
   Admin(Primary(), "UPDATE sample_test.listing SET updated = updated WHERE id = 1; DO 1");
-  Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES "
-                   "('REPLSTOP', 'x', '', NOW(), NOW())");
+  Admin(Primary(),
+        "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES "
+        "('REPLSTOP', 'x', '', NOW(), NOW())");
   ASSERT_TRUE(CaughtUp(1));
   App a(NodeConfig({1})), b(NodeConfig({2}));
   std::vector<Page> pages = Run(a, b);
@@ -295,8 +296,9 @@ TEST_F(ReplicaIntegration, ATokenOfBeforeReplicasIsServedByThePrimary) {
 // so node B serves from the primary; its first look is its own.
 TEST_F(ReplicaIntegration, ALaggingReplicaNeverServesAPageOlderThanTheRun) {
   Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 3600; START SLAVE");
-  Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES "
-                   "('REPLLAG', 'x', '', NOW(), NOW())");
+  Admin(Primary(),
+        "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES "
+        "('REPLLAG', 'x', '', NOW(), NOW())");
   ASSERT_TRUE(CaughtUp(1));
   App a(NodeConfig({1})), b(NodeConfig({2}));
   std::vector<Page> pages = Run(a, b);
@@ -342,9 +344,10 @@ TEST_F(ReplicaIntegration, AReplicaKilledMidRunIsSkippedAndComesBack) {
 // write is counted for the status page.
 TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordStaysPut) {
   App a(NodeConfig({1})), b(NodeConfig({2}));
-  Admin(Primary(), "DELETE FROM sample_test.feed_robot_visit; INSERT INTO sample_test.feed_robot_visit "
-                   "(robot, feed, last_visit, previous_visit, recorded) VALUES "
-                   "('JoobleBot', 'jooble', '2026-11-01 00:00:00', '2026-10-31 00:00:00', NOW())");
+  Admin(Primary(),
+        "DELETE FROM sample_test.feed_robot_visit; INSERT INTO sample_test.feed_robot_visit "
+        "(robot, feed, last_visit, previous_visit, recorded) VALUES "
+        "('JoobleBot', 'jooble', '2026-11-01 00:00:00', '2026-10-31 00:00:00', NOW())");
   ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
   Page first = Fetch(a, kQuery);
   ASSERT_EQ(first.status, 200);
@@ -385,8 +388,9 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
       Admin(Replica(2), "SELECT COUNT(*) FROM sample_test.job WHERE status = 'active' AND updated <= '" +
                             FormatSqlDateTime(testing::Kiev().FromUnix(Now())) + "'");
   EXPECT_EQ(std::to_string(r.report.rows + r.report.skipped), current);
-  EXPECT_NE(Admin(Replica(2), "SELECT COUNT(*) FROM sample_test.job WHERE status = 'active' AND updated >= "
-                              "'2026-10-31 00:00:00'"),
+  EXPECT_NE(Admin(Replica(2),
+                  "SELECT COUNT(*) FROM sample_test.job WHERE status = 'active' AND updated >= "
+                  "'2026-10-31 00:00:00'"),
             current)
       << "the sample board must have jobs older than the record for this to mean something";
 
@@ -414,8 +418,9 @@ TEST_F(ReplicaIntegration, JoobleVisitsAlternatingBetweenNodesAdvanceOneRecordOn
     Reply r = testing::Fetch(node, visit);
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_TRUE(r.report.visit_recorded) << r.report.visit_error;
-    auto rec = Table("SELECT last_visit, IFNULL(previous_visit, '-') FROM feed_robot_visit WHERE robot = "
-                     "'JoobleBot' AND feed = 'jooble'");
+    auto rec = Table(
+        "SELECT last_visit, IFNULL(previous_visit, '-') FROM feed_robot_visit WHERE robot = "
+        "'JoobleBot' AND feed = 'jooble'");
     ASSERT_EQ(rec.size(), 1u);
     if (k > 0) {
       EXPECT_EQ(rec[0][1], previous_last) << "visit " << k << " on the other node";
@@ -427,8 +432,7 @@ TEST_F(ReplicaIntegration, JoobleVisitsAlternatingBetweenNodesAdvanceOneRecordOn
     if (k == 0) Admin(Replica(2), "STOP SLAVE SQL_THREAD");
     // The next visit is at least a second later (the record has seconds).
     const std::string was = previous_last;
-    ASSERT_TRUE(testing::PollUntil(
-        [&] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())) > was; }, 5000));
+    ASSERT_TRUE(testing::PollUntil([&] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())) > was; }, 5000));
   }
 }
 
