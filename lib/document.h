@@ -45,10 +45,10 @@ namespace feed {
 // What one response held, for the log and the command line's summary.
 struct FeedReport : RenderReport {
   std::string continue_token;
-  bool complete = false;        // the body was written to its end
-  bool visit_recorded = false;  // a robot's visit was recorded
-  std::string visit_error;      // ...or why it could not be
-  std::string read_from;        // the server the rows came from: "primary" or a replica's name
+  bool complete = false;                  // the body was written to its end
+  bool visit_recorded = false;            // a robot's visit was recorded
+  std::string visit_error;                // ...or why it could not be
+  std::string read_from;                  // the server the rows came from: "primary" or a replica's name
   std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
 };
 
