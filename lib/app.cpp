@@ -14,7 +14,7 @@ constexpr const char* kAllow = "GET, HEAD, OPTIONS";
 App::App(Config config, const Clock* clock)
     : config_(std::move(config)),
       clock_(clock ? *clock : system_clock_),
-      db_(config_.database),
+      servers_(config_, clock_),
       spool_(config_.server.spool_dir) {
   for (const FeedConfig& f : config_.feeds) {
     feeds_.push_back(std::make_unique<Feed>(f, config_));
@@ -54,12 +54,13 @@ App::App(Config config, const Clock* clock)
     std::fprintf(stderr, "feed.fcgi: %s\n", line.c_str());
     std::fflush(stderr);
   };
+  servers_.SetLog([this](const std::string& line) { log_(line); });
 }
 
 void App::CheckDatabase() {
-  for (auto& d : documents_) d->Bind(db_);
-  for (auto& s : sets_) s->Bind(db_);
-  for (auto& m : msn_feeds_) m->Bind(db_);
+  for (auto& d : documents_) d->Bind(servers_.primary());
+  for (auto& s : sets_) s->Bind(servers_.primary());
+  for (auto& m : msn_feeds_) m->Bind(servers_.primary());
 }
 
 MsnFeed* App::msn_feed(const std::string& path) {
@@ -72,7 +73,7 @@ MsnFeed* App::msn_feed(const std::string& path) {
 SyncReport App::SyncItems(const std::string& path, const std::function<void(size_t items)>& progress) {
   MsnFeed* m = msn_feed(path);
   if (!m) throw NotFound("no feed with lifecycle = msn has path " + path);
-  return m->Sync(db_, clock_, /*only_if_stale=*/false, progress);
+  return m->Sync(servers_.primary(), clock_, /*only_if_stale=*/false, progress);
 }
 
 CheckReport App::Check(const CheckOptions& options) {
@@ -82,11 +83,11 @@ CheckReport App::Check(const CheckOptions& options) {
   try {
     // An MSN feed's template binds the engine's fields too: bound its way
     // first (Feed::Bind then has nothing left to do).
-    for (auto& m : msn_feeds_) m->Bind(db_);
+    for (auto& m : msn_feeds_) m->Bind(servers_.primary());
   } catch (const FeedError& e) {
     report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
   }
-  CheckReport feeds_report = CheckFeeds(feeds, db_, clock_, options);
+  CheckReport feeds_report = CheckFeeds(feeds, servers_.primary(), clock_, options);
   report.feeds = feeds_report.feeds;
   report.rows = feeds_report.rows;
   report.findings.insert(report.findings.end(), feeds_report.findings.begin(), feeds_report.findings.end());
@@ -105,7 +106,7 @@ CheckReport App::Check(const CheckOptions& options) {
 WriteReport App::WriteSet(const std::string& path, const std::string& dir,
                           const std::function<void(size_t rows)>& progress) {
   for (auto& s : sets_) {
-    if (s->config().path == path) return s->Write(db_, clock_, dir, progress);
+    if (s->config().path == path) return s->Write(servers_.primary(), clock_, dir, progress);
   }
   throw NotFound("no set has path " + path + " (a [set NAME] section's path, such as /sitemap.xml)");
 }
@@ -117,25 +118,30 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report) {
   switch (r.role) {
     case Role::kDocument: {
       DocumentFeed& d = *documents_[r.target];
-      d.Serve(req, db_, clock_, resp, report);
+      d.Serve(req, servers_, clock_, resp, report);
       if (!report->visit_error.empty()) {
         log_("feed " + d.feed().config().name + ": the robot's visit was not recorded: " + report->visit_error);
+      }
+      for (const std::string& w : report->write_errors) {
+        // The primary did not take it: counted for the status page.
+        servers_.WriteFailed("feed " + d.feed().config().name + ": " + w);
+        if (w.rfind("the robot's visit: ", 0) != 0) log_("feed " + d.feed().config().name + ": " + w);
       }
       Log(d.feed().config().name, *report);
       return;
     }
     case Role::kItems: {
       MsnFeed& m = *msn_feeds_[r.target];
-      m.Serve(req, db_, clock_, resp, report);
+      m.Serve(req, servers_.primary(), clock_, resp, report);
       Log(m.feed().config().name, *report);
       return;
     }
     case Role::kIndex:
-      sets_[r.target]->ServeIndex(req, r.gzip, db_, clock_, resp, report);
+      sets_[r.target]->ServeIndex(req, r.gzip, servers_.primary(), clock_, resp, report);
       Log(sets_[r.target]->config().name, *report);
       return;
     case Role::kPart:
-      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, db_, clock_, resp, report);
+      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, servers_.primary(), clock_, resp, report);
       Log(sets_[r.target]->config().name, *report);
       return;
   }
@@ -199,14 +205,14 @@ int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
       log_(std::string("client went away: ") + e.what());
       // Streamed, a result may be half read: start clean. Spooled, the
       // query had ended before anything was sent.
-      if (!live) db_.Disconnect();
+      if (!live) servers_.Disconnect();
       return resp.sent() ? resp.status() : 499;
     }
     if (resp.sent()) {
       // Streamed (the command line): the body is cut where it stands, no
       // closing tags, no gzip trailer.
       log_(std::string("feed cut off after the body began: ") + e.what());
-      if (e.kind() == ErrorKind::kUnavailable) db_.Disconnect();
+      if (e.kind() == ErrorKind::kUnavailable) servers_.Disconnect();
       return resp.status();
     }
     int status = HttpStatus(e.kind());

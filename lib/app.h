@@ -1,5 +1,6 @@
 // The whole program behind the entry point: the config's feeds and sets, a
-// route table from paths to them, one database connection, the spool
+// route table from paths to them, the database servers (the primary and
+// any replicas, replica_set.h), the spool
 // folder, and the answer to every request. It never throws out of Handle:
 // client mistakes get a one-line 4xx, a database outage 503 with
 // Retry-After. A live response is made whole before it is sent (see
@@ -22,6 +23,7 @@
 #include "http.h"
 #include "msn_feed.h"
 #include "output.h"
+#include "replica_set.h"
 #include "routes.h"
 
 namespace feed {
@@ -65,7 +67,11 @@ class App {
   // mod_fcgid).
   void SetLog(std::function<void(const std::string&)> log) { log_ = std::move(log); }
 
-  Database& database() { return db_; }
+  // The primary: every write, and every read but the document feeds' rows.
+  Database& database() { return servers_.primary(); }
+  // The primary and the replicas: each one's health and the primary's
+  // failed writes (for the status page).
+  ReplicaSet& servers() { return servers_; }
   const Config& config() const { return config_; }
   const RouteTable& routes() const { return routes_; }
   // The MSN feed served at `path`, or nullptr (tests).
@@ -78,7 +84,7 @@ class App {
   Config config_;
   SystemClock system_clock_;
   const Clock& clock_;
-  Database db_;
+  ReplicaSet servers_;
   std::vector<std::unique_ptr<Feed>> feeds_;
   std::vector<std::unique_ptr<Feed>> full_walks_;  // query_full: a document feed's second walk
   std::vector<std::unique_ptr<DocumentFeed>> documents_;

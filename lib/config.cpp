@@ -65,9 +65,16 @@ bool IsName(const std::string& s) {
   return true;
 }
 
-void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig* db) {
+// [database] (replica false) or a [database replica NAME] (replica true).
+void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig* db, bool replica) {
   for (const auto& [key, v] : sec.entries) {
-    if (key == "host")
+    if (!replica && key == "replica_wait") {
+      db->replica_wait = ParseInt(v, file, key, 0, 60);
+    } else if (!replica && key == "replica_check") {
+      db->replica_check = ParseInt(v, file, key, 1, 3600);
+    } else if (replica && key.rfind("replica_", 0) == 0) {
+      throw ConfigError(Where(file, v.line) + key + " belongs in [database]: it is the same for every replica");
+    } else if (key == "host")
       db->host = v.value;
     else if (key == "port")
       db->port = ParseInt(v, file, key, 1, 65535);
@@ -91,7 +98,7 @@ void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig
     } else if (key == "write_timeout") {
       db->write_timeout = ParseInt(v, file, key, 1, 3600);
     } else {
-      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [database]");
+      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [" + sec.name + "]");
     }
   }
 }
@@ -476,13 +483,20 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   c.file = file;
   std::set<std::string> paths;
   std::vector<int> feed_lines, set_lines;
+  std::vector<const IniSection*> replica_sections;  // read once [database] is known
   const char* env_secret = std::getenv("FEED_SECRET");
   if (env_secret) {
     if (std::string why = SecretUnfit(env_secret); !why.empty()) throw ConfigError(file + ": FEED_SECRET " + why);
   }
-  for (const IniSection& sec : ParseIni(text, file)) {
+  const std::vector<IniSection> sections = ParseIni(text, file);
+  for (const IniSection& sec : sections) {
     if (sec.name == "database") {
-      LoadDatabase(sec, file, &c.database);
+      LoadDatabase(sec, file, &c.database, false);
+    } else if (sec.name.rfind("database replica ", 0) == 0) {
+      if (!IsName(sec.name.substr(17))) {
+        throw ConfigError(Where(file, sec.line) + "a replica name is letters, digits, '_' and '-'");
+      }
+      replica_sections.push_back(&sec);
     } else if (sec.name == "server") {
       LoadServer(sec, file, base_dir, &c.server);
     } else if (sec.name == "site") {
@@ -509,7 +523,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       set_lines.push_back(sec.line);
     } else {
       throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name +
-                        "]; expected [database], [server], [site], [feed NAME] or [set NAME]");
+                        "]; expected [database], [database replica NAME], [server], [site], [feed NAME] or "
+                        "[set NAME]");
     }
   }
   if (c.feeds.empty()) throw ConfigError(file + ": no [feed NAME] section");
@@ -556,6 +571,34 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
     c.database.port = ParseInt({p, 0}, "FEED_DB_PORT", "FEED_DB_PORT", 1, 65535);
   }
   if (c.database.name.empty()) throw ConfigError(file + ": [database] needs name (or FEED_DB_NAME)");
+  for (const IniSection* sec : replica_sections) {
+    ReplicaConfig r;
+    r.name = sec->name.substr(17);
+    r.database = c.database;
+    r.database.host.clear();
+    r.database.socket.clear();
+    r.database.port = 3306;
+    LoadDatabase(*sec, file, &r.database, true);
+    std::string env = "FEED_DB_REPLICA_";
+    for (char ch : r.name) env += ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    Override((env + "_HOST").c_str(), &r.database.host);
+    Override((env + "_SOCKET").c_str(), &r.database.socket);
+    Override((env + "_USER").c_str(), &r.database.user);
+    Override((env + "_PASSWORD").c_str(), &r.database.password);
+    if (const char* p = std::getenv((env + "_PORT").c_str())) {
+      r.database.port = ParseInt({p, 0}, env + "_PORT", env + "_PORT", 1, 65535);
+    }
+    if (r.database.host.empty() && r.database.socket.empty()) {
+      throw ConfigError(Where(file, sec->line) + "[" + sec->name + "] needs host or socket (or " + env + "_HOST)");
+    }
+    // MASTER_GTID_WAIT holds the connection replica_wait seconds.
+    if (r.database.read_timeout <= c.database.replica_wait) {
+      throw ConfigError(Where(file, sec->line) + "[" + sec->name + "] read_timeout (" +
+                        std::to_string(r.database.read_timeout) + ") must be longer than [database] replica_wait (" +
+                        std::to_string(c.database.replica_wait) + ")");
+    }
+    c.replicas.push_back(std::move(r));
+  }
   return c;
 }
 

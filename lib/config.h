@@ -6,7 +6,13 @@
 //
 //   [database]              host, port, socket, user, password, name,
 //                           charset (connection character set, utf8mb4),
-//                           connect_timeout, read_timeout, write_timeout
+//                           connect_timeout, read_timeout, write_timeout;
+//                           replica_wait, replica_check (with replicas)
+//   [database replica NAME] a read replica of [database] (the primary):
+//                           the same keys but replica_*, each one not given
+//                           taken from [database] except host, port and
+//                           socket, of which host or socket is required;
+//                           used in the order the file lists them
 //   [server]                hand_off, spool_dir, spool_memory (ServerConfig)
 //   [site]                  time_zone (IANA), and any other key, readable by
 //                           templates as {site.KEY} (url, host, title...)
@@ -16,8 +22,10 @@
 //                           numbered parts of one or more section feeds
 //
 // FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
-// and FEED_DB_NAME in the environment override the [database] keys, and
-// FEED_SECRET every feed's secret: the shipped configs carry no secret, so
+// and FEED_DB_NAME in the environment override the [database] keys (and so
+// the keys a replica takes from it), FEED_DB_REPLICA_<NAME>_HOST, _PORT,
+// _SOCKET, _USER and _PASSWORD those of [database replica NAME] (NAME in
+// capitals, '-' as '_'), and FEED_SECRET every feed's secret: the shipped configs carry no secret, so
 // that no installed file holds one (see SecretUnfit).
 #pragma once
 
@@ -67,6 +75,19 @@ struct DatabaseConfig {
   int connect_timeout = 5;
   int read_timeout = 20;
   int write_timeout = 20;
+  // With replicas ([database] only): seconds a page waits for a replica to
+  // reach the replication position its run began at before the next
+  // replica, then the primary, is tried; and how often, at most, a
+  // replica's health (reachable, both replication threads running) is
+  // asked again.
+  int replica_wait = 5;
+  int replica_check = 5;
+};
+
+// [database replica NAME]: a replica of the primary that feeds read from.
+struct ReplicaConfig {
+  std::string name;
+  DatabaseConfig database;
 };
 
 // How live responses reach the client ([server]; see spool.h).
@@ -180,7 +201,8 @@ struct SetConfig {
 
 struct Config {
   std::string file;
-  DatabaseConfig database;
+  DatabaseConfig database;             // the primary: every write, and reads no replica can serve
+  std::vector<ReplicaConfig> replicas;  // in the file's order
   ServerConfig server;
   std::string time_zone = "UTC";
   TimeZone zone = TimeZone::Utc();          // [site] time_zone, loaded once

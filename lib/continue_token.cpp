@@ -239,6 +239,18 @@ uint64_t Mac(uint64_t k0, uint64_t k1, const Number& n, int end, std::string_vie
   return SipHash24(k0, k1, msg) & ((uint64_t{1} << kMacBits) - 1);
 }
 
+// What the MAC covers after the payload: the binding and, when the token
+// carries one, the position (a binding never holds '\0'). Without a
+// position it is the binding alone, as before positions existed, so older
+// tokens stay valid.
+std::string MacBinding(std::string_view binding, const GtidPosition& position) {
+  std::string b(binding);
+  if (!position.empty()) b.append(std::string_view("\0gtid ", 6)).append(position.ToString());
+  return b;
+}
+
+constexpr char kPositionMark = '_';
+
 int DigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
@@ -335,16 +347,24 @@ std::string ContinueTokenCodec::Encode(const ContinueToken& token, std::string_v
   w.Put(kCountBits, token.keyset.size());
   w.PutValue(token.run_start);
   for (int64_t v : token.keyset) w.PutValue(v);
-  n.Put(0, kMacBits, Mac(k0_, k1_, n, w.pos(), binding));
+  n.Put(0, kMacBits, Mac(k0_, k1_, n, w.pos(), MacBinding(binding, token.position)));
 
   std::string text;
   while (!n.IsZero()) text.push_back(kAlphabet[n.DivMod(62)]);
   std::string out(text.rbegin(), text.rend());
   if (out.size() > kMaxChars) throw InternalError("continue token longer than 32 characters");
+  if (!token.position.empty()) out += kPositionMark + token.position.TokenForm();
   return out;
 }
 
 std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text, std::string_view binding) const {
+  GtidPosition position;
+  if (const size_t mark = text.find(kPositionMark); mark != std::string_view::npos) {
+    auto p = GtidPosition::ParseTokenForm(text.substr(mark + 1));
+    if (!p) return std::nullopt;
+    position = std::move(*p);
+    text = text.substr(0, mark);
+  }
   // A leading '0' would decode to the same number: only one spelling counts.
   if (text.empty() || text.size() > kMaxChars || text.front() == '0') return std::nullopt;
   Number n;
@@ -366,7 +386,8 @@ std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text, s
   }
   if (!n.ZeroFrom(r.pos())) return std::nullopt;  // trailing bits
 
-  if ((Mac(k0_, k1_, n, r.pos(), binding) ^ n.Get(0, kMacBits)) != 0) return std::nullopt;
+  if ((Mac(k0_, k1_, n, r.pos(), MacBinding(binding, position)) ^ n.Get(0, kMacBits)) != 0) return std::nullopt;
+  token.position = std::move(position);
   return token;
 }
 

@@ -9,19 +9,32 @@
 // string (the feed name and the normalised `date` it was issued for), so a
 // forged or altered token, or one replayed with another `date` or on another
 // feed, does not decode.
+//
+// With replicas (issue #13) it also carries the replication position the
+// run's first page was read at: then the 32 characters are followed by '_'
+// and the position's token form ("0.1.4711", gtid_position.h), which the
+// MAC covers too. A token without one (every token issued before replicas,
+// and by a node that has none) decodes as before, its position empty.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "gtid_position.h"
 
 namespace feed {
 
 struct ContinueToken {
+  ContinueToken() = default;
+  ContinueToken(int64_t start, std::vector<int64_t> keys, GtidPosition at = {})
+      : run_start(start), keyset(std::move(keys)), position(std::move(at)) {}
   int64_t run_start = 0;        // NaiveSeconds of the run's start, site time
   std::vector<int64_t> keyset;  // the last row's keyset values, 1 to 3 of them
+  GtidPosition position;        // what the first page's rows were read at; empty: unknown
   friend bool operator==(const ContinueToken&, const ContinueToken&) = default;
 };
 
@@ -36,8 +49,9 @@ class ContinueTokenCodec {
   static std::string Unfit(const ContinueToken& token) { return Unfit(token.run_start, token.keyset); }
   static std::string Unfit(int64_t run_start, const std::vector<int64_t>& keyset);
 
-  // At most 32 characters of [0-9A-Za-z]. Throws FeedError(kInternal) when
-  // Unfit(token) is not empty.
+  // At most 32 characters of [0-9A-Za-z], then '_' and the position's token
+  // form when there is one. Throws FeedError(kInternal) when Unfit(token)
+  // is not empty.
   std::string Encode(const ContinueToken& token, std::string_view binding) const;
 
   // std::nullopt for anything Encode did not produce with this secret and

@@ -16,7 +16,8 @@ void DocumentFeed::Bind(Database& db) {
   if (feed_.config().since == SinceSource::kRobot) StateStore(db).CheckVisits();
 }
 
-std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& params, Database& db) const {
+std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
+                                      std::string* record_error) const {
   const FeedConfig& c = feed_.config();
   if (c.since == SinceSource::kParam) {
     auto v = params.Get(c.since_param);
@@ -37,13 +38,22 @@ std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& par
     // web server and the kernel had taken the whole response): with
     // overlap_visits, each change goes out again in the next visit too.
     // No record, or only one with overlap: everything.
-    Visits visits = StateStore(db).LoadVisits(c.robot, c.name);
+    Visits visits;
+    try {
+      visits = StateStore(servers.primary()).LoadVisits(c.robot, c.name);
+    } catch (const FeedError& e) {
+      // Only the primary's record counts (two nodes must not disagree on
+      // what the robot saw); without it, everything current is served.
+      if (e.kind() != ErrorKind::kUnavailable || !servers.has_replicas()) throw;
+      *record_error = e.what();
+      return "";
+    }
     if (auto since = c.overlap_visits ? visits.previous : visits.last) return *since;
   }
   return "";
 }
 
-DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const Clock& clock) const {
+DocumentFeed::Start DocumentFeed::Begin(const Request& req, ReplicaSet& servers, const Clock& clock) const {
   const FeedConfig& c = feed_.config();
   // Client input is checked before the database is asked anything, so a
   // bad request is a 400 even while the database is down.
@@ -53,7 +63,7 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const 
   if (!c.continue_param.empty()) known.push_back(c.continue_param);
   params.RefuseLookalikes(known);
   Start s;
-  s.since = SinceMoment(req, params, db);
+  s.since = SinceMoment(req, params, servers, &s.record_error);
   std::optional<ContinueToken> token;
   if (!c.continue_param.empty()) {
     if (auto v = params.Get(c.continue_param)) {
@@ -78,6 +88,11 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, Database& db, const 
     }
     s.run_start = token->run_start;
     s.after = token->keyset;
+    s.at = token->position;  // empty for a token of before replicas: the primary
+  } else if (c.since == SinceSource::kRobot && servers.has_replicas() && s.record_error.empty()) {
+    // Everything the primary held as the visit begins, so that the rows
+    // the record will say were seen are all there.
+    s.at = servers.PrimaryPosition();
   }
   return s;
 }
@@ -94,9 +109,26 @@ void DocumentFeed::RecordVisit(Database& db, int64_t run_start, FeedReport* repo
   }
 }
 
-void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report) {
+void DocumentFeed::Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp,
+                         FeedReport* report) {
+  Start start = Begin(req, servers, clock);
+  const ReplicaSet::Source source = servers.ForRead(start.at);
+  report->read_from = *source.name;
+  if (!start.record_error.empty()) {
+    report->visit_error = "the robot's record could not be read, every current item was served: " + start.record_error;
+  }
+  try {
+    Serve(req, start, servers, source, clock, resp, report);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
+}
+
+void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,
+                         const Clock& clock, Response& resp, FeedReport* report) {
   const FeedConfig& c = feed_.config();
-  Start start = Begin(req, db, clock);
+  Database& db = *source.db;
   Bind(db);
   Feed& walk = Walk(start.since);
   if (start.after.empty()) {
@@ -124,8 +156,10 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   // The entity tag covers everything the body depends on but the moment it
   // was made. A page reached by a continue token serves one robot's run:
   // it has no Last-Modified, so that its state is not recorded page by page.
-  const Feed::StateView state = walk.State(db, params, start.since + '\x1f' + start.token_text + '\x1f', gzip,
-                                            start.token_text.empty() ? std::optional(clock.Now()) : std::nullopt);
+  const Feed::StateView state =
+      walk.State(db, servers.primary(), params, start.since + '\x1f' + start.token_text + '\x1f', gzip,
+                 start.token_text.empty() ? std::optional(clock.Now()) : std::nullopt);
+  if (!state.seen_error.empty()) report->write_errors.push_back(state.seen_error);
   const Validators& validators = state.validators;
   if (validators.Match(req)) {
     resp.NotModified(validators);
@@ -160,8 +194,11 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
         if (!paged || !r.more) return;
         d->more = true;
         // Rows left out at the start of a page still move it on.
-        d->continue_token = codec_->Encode(ContinueToken{start.run_start, r.has_last ? r.last : start.after},
-                                           Binding(start.since));
+        // The position this page's rows were read at (asked after them):
+        // the next page is read from no older state.
+        d->continue_token =
+            codec_->Encode(ContinueToken{start.run_start, r.has_last ? r.last : start.after, servers.PositionOf(source)},
+                           Binding(start.since));
         report->continue_token = d->continue_token;
       });
   if (!paged) report->more = false;
@@ -172,8 +209,11 @@ void DocumentFeed::Serve(const Request& req, Database& db, const Clock& clock, R
   // The robot got the whole feed: next time it gets what changed after the
   // snapshot (less the settle margin, for rows still being committed then).
   // A person looking at the feed moves nothing.
-  if (c.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, c.robot)) {
-    RecordVisit(db, start.run_start, report);
+  if (c.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, c.robot) && !start.record_error.empty()) {
+    report->write_errors.push_back("the robot's visit: " + report->visit_error);
+  } else if (c.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, c.robot)) {
+    RecordVisit(servers.primary(), start.run_start, report);
+    if (!report->visit_error.empty()) report->write_errors.push_back("the robot's visit: " + report->visit_error);
   }
 }
 

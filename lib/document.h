@@ -19,17 +19,29 @@
 // A feed with query_full walks a request with no since-moment through that
 // second feed (FullWalkOf): its query, keyset and state query; the same
 // template, paging and config. Its continue tokens are bound to that walk.
+//
+// With replicas (replica_set.h): the rows and the state query are read
+// from the server ReplicaSet::ForRead picks, the robot's record and every
+// write go to the primary. A paged run's token carries the replication
+// position its latest page was read at, and the next page is read only
+// from a server that has reached it (a token without one, from before
+// replicas, only from the primary). A robot's feed reads from a server
+// that has everything the primary held when the visit began. With the
+// primary away, a robot's feed serves every current item (its record
+// cannot be read) and records nothing: the robot loses nothing.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clock.h"
 #include "continue_token.h"
 #include "feed.h"
 #include "http.h"
 #include "renderer.h"
+#include "replica_set.h"
 #include "state.h"
 
 namespace feed {
@@ -37,9 +49,11 @@ namespace feed {
 // What one response held, for the log and the command line's summary.
 struct FeedReport : RenderReport {
   std::string continue_token;
-  bool complete = false;        // the body was written to its end
-  bool visit_recorded = false;  // a robot's visit was recorded
-  std::string visit_error;      // ...or why it could not be
+  bool complete = false;                  // the body was written to its end
+  bool visit_recorded = false;            // a robot's visit was recorded
+  std::string visit_error;                // ...or why it could not be
+  std::string read_from;                  // the server the rows came from: "primary" or a replica's name
+  std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
 };
 
 class DocumentFeed {
@@ -51,11 +65,12 @@ class DocumentFeed {
   // Checks what serving needs beyond the mapping (the visits table for a
   // robot's feed). Throws kConfig / kUnavailable as Feed::Bind does.
   void Bind(Database& db);
+  void Bind(ReplicaSet& servers) { Bind(servers.primary()); }
 
   // Serves one GET or HEAD request. Throws FeedError before `resp` started
   // (the caller answers 4xx/503); a throw after it started means the body
   // is cut and must stay so.
-  void Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report);
+  void Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp, FeedReport* report);
 
   Feed& feed() { return feed_; }
 
@@ -67,16 +82,22 @@ class DocumentFeed {
     std::string token_text;
     int64_t run_start = 0;  // NaiveSeconds, site time
     Position after;
+    std::optional<GtidPosition> at;  // what the rows must be at least as new as
+    std::string record_error;        // the robot's record could not be read: why
   };
-  Start Begin(const Request& req, Database& db, const Clock& clock) const;
+  Start Begin(const Request& req, ReplicaSet& servers, const Clock& clock) const;
   // The since-moment, or "" for none; throws kBadRequest for a malformed
-  // since parameter.
-  std::string SinceMoment(const Request& req, const QueryParams& params, Database& db) const;
+  // since parameter. `record_error` is set when the robot's record could
+  // not be read from an unreachable primary while replicas can serve.
+  std::string SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
+                          std::string* record_error) const;
   // The feed whose query and keyset serve a request with this since-moment.
   Feed& Walk(const std::string& since) const { return since.empty() && full_ ? *full_ : feed_; }
   std::string Binding(const std::string& since) const {
     return feed_.config().name + '\n' + since + (&Walk(since) == full_ ? "\nfull" : "");
   }
+  void Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,
+             const Clock& clock, Response& resp, FeedReport* report);
   void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
 
   Feed& feed_;

@@ -244,8 +244,8 @@ std::unique_ptr<ChunkReader> Feed::Reader(Database& db, SqlParams params, std::o
                                         std::move(readers), keyset_, std::move(sources));
 }
 
-Feed::StateView Feed::State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip,
-                            std::optional<UnixTime> seen_at) const {
+Feed::StateView Feed::State(Database& db, Database& seen_db, const SqlParams& params,
+                            const std::string& request_state, bool gzip, std::optional<UnixTime> seen_at) const {
   StateView view;
   if (!state_query_) return view;
   // Every column, NULL told apart from an empty value.
@@ -276,8 +276,17 @@ Feed::StateView Feed::State(Database& db, const SqlParams& params, const std::st
     const int64_t* n = std::get_if<int64_t>(&v);
     scope += '\x1e' + p + '=' + (n ? std::to_string(*n) : std::get<std::string>(v));
   }
-  const int64_t first_seen = StateStore(db).StateSeen(config_.name, Hex64(SipHash24(0x73636f7065, 0, scope)),
-                                                      Hex64(SipHash24(identity_, k1, row)), *seen_at);
+  int64_t first_seen = 0;
+  try {
+    first_seen = StateStore(seen_db).StateSeen(config_.name, Hex64(SipHash24(0x73636f7065, 0, scope)),
+                                               Hex64(SipHash24(identity_, k1, row)), *seen_at);
+  } catch (const FeedError& e) {
+    // The rows came from a replica and the primary is away: the response
+    // is still right, only without the moment it cannot keep.
+    if (&seen_db == &db || e.kind() != ErrorKind::kUnavailable) throw;
+    view.seen_error = std::string("the moment of this state was not recorded: ") + e.what();
+    return view;
+  }
   // A moment past now is kept back until it comes (RFC 9110 §8.8.2.1): the
   // response then has no Last-Modified, and If-Modified-Since no say.
   if (first_seen <= *seen_at) {

@@ -86,6 +86,7 @@ class Feed {
   struct StateView {
     Validators validators;
     std::optional<UnixTime> newest;  // the state row's first column
+    std::string seen_error;          // why the moment could not be recorded ("" when it was)
   };
   // Runs the state query with `params` (RunParams plus a page's or part's
   // range) and makes the validators; empty ones without a state query.
@@ -103,8 +104,16 @@ class Feed {
   //   new), so that a hard-deleted row moves it too. The rows covered, the
   //   record's scope, are the values of :since, :after_FIELD and
   //   :until_FIELD the query uses. Without `seen_at`, none.
+  // The state row is read from `db`, the moment recorded on `seen_db` (the
+  // primary, when `db` is a replica). When `seen_db` is another server and
+  // cannot be reached, the response goes without Last-Modified and
+  // `seen_error` says why; otherwise its errors are thrown.
+  StateView State(Database& db, Database& seen_db, const SqlParams& params, const std::string& request_state,
+                  bool gzip, std::optional<UnixTime> seen_at) const;
   StateView State(Database& db, const SqlParams& params, const std::string& request_state, bool gzip,
-                  std::optional<UnixTime> seen_at) const;
+                  std::optional<UnixTime> seen_at) const {
+    return State(db, db, params, request_state, gzip, seen_at);
+  }
 
  private:
   Feed(const FeedConfig& config, const Config& site, const std::string& template_text);

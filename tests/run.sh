@@ -57,12 +57,13 @@ chmod 755 "$WORK"
 cleanup() {
     if [ "${KEEP:-0}" = 1 ]; then
         echo "kept: $WORK (stop: tests/harness/apache.sh stop $WORK/apache; tests/harness/nginx.sh stop $WORK/nginx;" \
-             "tests/harness/mariadb.sh stop $WORK/db)"
+             "tests/harness/mariadb.sh stop $WORK/db; tests/harness/replicas.sh stop $WORK/replicas)"
         return
     fi
     tests/harness/apache.sh stop "$WORK/apache" >/dev/null 2>&1
     tests/harness/nginx.sh stop "$WORK/nginx" >/dev/null 2>&1
     tests/harness/mariadb.sh stop "$WORK/db" >/dev/null 2>&1
+    tests/harness/replicas.sh stop "$WORK/replicas" >/dev/null 2>&1
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -106,6 +107,10 @@ log "start MariaDB and Apache in $WORK"
 tests/harness/mariadb.sh start "$WORK/db" >"$WORK/mariadb-start.log" 2>&1 ||
     { cat "$WORK/mariadb-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 SOCKET=$WORK/db/run/mysqld.sock
+# The replica tests' own servers (a primary and two replicas, issue #13),
+# started meanwhile: they are needed only after the other integration tests.
+tests/harness/replicas.sh start "$WORK/replicas" >"$WORK/replicas-start.log" 2>&1 &
+REPLICAS_PID=$!
 mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'CREATE DATABASE IF NOT EXISTS sample_test'
 
 # The site as an owner deploys it: cgi-bin/feed.fcgi beside conf/,
@@ -153,9 +158,23 @@ export FEED_TEST_APACHE_LOG=$WORK/apache/log/apache-error.log
 export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
 
-FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest integration build/integration_tests
+GTEST_FILTER=-Replica* FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest integration build/integration_tests
 [ "${QUICK:-0}" = 1 ] ||
-    FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi gtest integration-sanitized build/sanitize/integration_tests
+    GTEST_FILTER=-Replica* FEED_TEST_BIN=$ROOT/build/sanitize/feed.fcgi \
+    gtest integration-sanitized build/sanitize/integration_tests
+# Against the primary and its two replicas: FEED_TEST_SOCKET and
+# FEED_TEST_DB_DIR are the primary's there, FEED_TEST_REPLICA{1,2}_SOCKET
+# the replicas', FEED_TEST_REPLICA_DIR the set's folder (replicas.sh).
+if wait "$REPLICAS_PID"; then
+    R=$WORK/replicas
+    GTEST_FILTER=Replica* FEED_TEST_SOCKET=$R/primary/run/mysqld.sock FEED_TEST_DB_DIR=$R/primary \
+        FEED_TEST_REPLICA_DIR=$R FEED_TEST_REPLICA1_SOCKET=$R/replica1/run/mysqld.sock \
+        FEED_TEST_REPLICA2_SOCKET=$R/replica2/run/mysqld.sock FEED_TEST_BIN=$ROOT/build/feed.fcgi \
+        gtest integration-replicas build/integration_tests
+else
+    cat "$WORK/replicas-start.log"
+    echo "starting the replica set failed"; failed=$((failed + 1)); failures+=(replicas-start)
+fi
 gtest e2e build/e2e_tests
 # The end-to-end core through nginx: headers, gzip, 304, HEAD, 405, 413,
 # sitemaps, a robot's cut visit.

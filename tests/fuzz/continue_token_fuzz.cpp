@@ -1,4 +1,4 @@
-// Decode takes robot-supplied text: it must never crash or throw, and must
+// Decode takes robot-supplied text (and a replication position after '_'): it must never crash or throw, and must
 // accept nothing Encode did not write. Random bytes almost never carry a
 // valid MAC, so the input also steers a structured path: build a real token
 // from the bytes, alter it as the bytes say, and check the verdict.
@@ -11,6 +11,7 @@
 
 #include "fuzz_support.h"
 #include "continue_token.h"
+#include "gtid_position.h"
 
 namespace {
 
@@ -48,6 +49,18 @@ int64_t TakeValue(Bytes& b) {
   }
 }
 
+// Both forms of a replication position: what is accepted reads back the
+// same, and the token form has one spelling.
+void PositionRaw(std::string_view text) {
+  if (auto p = feed::GtidPosition::Parse(text)) {
+    Check(p->gtids().size() <= feed::GtidPosition::kMaxDomains);
+    auto again = feed::GtidPosition::Parse(p->ToString());
+    Check(again.has_value() && *again == *p);
+    if (!p->empty()) Check(feed::GtidPosition::ParseTokenForm(p->TokenForm()) == p);
+  }
+  if (auto p = feed::GtidPosition::ParseTokenForm(text)) Check(!p->empty() && p->TokenForm() == text);
+}
+
 void DecodeRaw(std::string_view text, std::string_view binding) {
   if (auto t = Codec().Decode(text, binding)) {
     // Accepted: must be exactly what Encode writes for it.
@@ -61,12 +74,24 @@ void Structured(const uint8_t* data, size_t size) {
   t.run_start = TakeValue(b);
   const size_t count = 1 + b.Take(1) % 3;
   for (size_t i = 0; i < count; ++i) t.keyset.push_back(TakeValue(b));
+  // A replication position of 0 to 3 domains (a repeated domain is no
+  // position: then none).
+  std::string server_form;
+  for (uint64_t d = b.Take(1) % 4; d > 0; --d) {
+    if (!server_form.empty()) server_form += ',';
+    server_form += std::to_string(b.Take(1) % 3) + '-' + std::to_string(b.Take(4) & 0xffffffff) + '-' +
+                   std::to_string(b.Take(8));
+  }
+  if (auto p = feed::GtidPosition::Parse(server_form)) t.position = *p;
   const std::string binding(b.Rest().substr(0, 40));
 
   if (!ContinueTokenCodec::Unfit(t).empty()) return;  // too wide for 32 characters: documented
   const std::string token = Codec().Encode(t, binding);
-  Check(!token.empty() && token.size() <= 32);
-  Check(token.find_first_not_of(kAlphabet) == std::string::npos);
+  const std::string core = token.substr(0, token.find('_'));
+  Check(!core.empty() && core.size() <= 32);
+  Check(core.find_first_not_of(kAlphabet) == std::string::npos);
+  Check(t.position.empty() ? core == token : token == core + "_" + t.position.TokenForm());
+  if (!t.position.empty()) Check(!Codec().Decode(core, binding).has_value());
   auto back = Codec().Decode(token, binding);
   Check(back.has_value() && *back == t);
   Check(!Codec().Decode(token, binding + "x").has_value());
@@ -87,6 +112,7 @@ void Structured(const uint8_t* data, size_t size) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view in(reinterpret_cast<const char*>(data), size);
   DecodeRaw(in, "yads");
+  PositionRaw(in);
   // Also split as token '\n' binding, so both halves vary.
   const size_t nl = in.find('\n');
   if (nl != std::string_view::npos) DecodeRaw(in.substr(0, nl), in.substr(nl + 1));

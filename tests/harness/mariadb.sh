@@ -13,7 +13,9 @@
 # 'feed' with ALL on sample.*, sample_test.* and board.*. It is a no-op
 # (apart from the users) when the server already runs; a second start
 # reuses the data. stop SIGTERMs exactly the pid in the pid file and waits.
-# MARIADB_POOL sets the InnoDB buffer pool (default 64M).
+# MARIADB_POOL sets the InnoDB buffer pool (default 64M). MARIADB_ARGS adds
+# mariadbd options after the harness's own (later ones win: replicas.sh
+# turns on the binary log and TCP on loopback this way).
 # As root, mariadbd runs as the mysql user, and DIR and the socket are
 # opened to mysql and www-data (feed.fcgi under Apache connects as www-data).
 #
@@ -133,6 +135,7 @@ else
         --innodb-buffer-pool-size="$POOL" --innodb-flush-log-at-trx-commit=2 \
         --skip-log-bin --max-allowed-packet=64M \
         --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
+        ${MARIADB_ARGS:-} \
         </dev/null >/dev/null 2>&1 9>&- &
     pid=$!
     for i in $(seq 600); do

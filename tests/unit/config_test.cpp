@@ -323,5 +323,91 @@ TEST(Config, MissingFileIsAConfigError) {
   }
 }
 
+// Replicas (issue #13): in the file's order, each key it lacks taken from
+// [database] but where to connect; replica_* only in [database].
+TEST(Config, ReplicasTakeWhatTheyLackFromTheDatabaseSection) {
+  for (const char* v : {"FEED_DB_SOCKET", "FEED_DB_NAME", "FEED_DB_PORT", "FEED_DB_USER", "FEED_DB_PASSWORD",
+                        "FEED_DB_REPLICA_EAST_2_HOST", "FEED_DB_REPLICA_EAST_2_PORT", "FEED_DB_REPLICA_WEST_SOCKET"}) {
+    unsetenv(v);
+  }
+  const std::string feed = "[feed y]\ntemplate = t\nquery = q\nkeyset = id\n";
+  Config none = ParseConfig("[database]\nname = x\n" + feed, "f.ini", "/etc/feed");
+  EXPECT_TRUE(none.replicas.empty());
+  EXPECT_EQ(none.database.replica_wait, 5);
+  EXPECT_EQ(none.database.replica_check, 5);
+
+  const std::string text =
+      "[database replica west]\nsocket = /run/west.sock\nread_timeout = 7\n"
+      "[database]\nhost = primary.lan\nport = 3307\nuser = feed\npassword = pw\nname = board\ncharset = cp1251\n"
+      "replica_wait = 2\nreplica_check = 3\n"
+      "[database replica east-2]\nhost = east.lan\nuser = reader\n" + feed;
+  Config c = ParseConfig(text, "f.ini", "/etc/feed");
+  EXPECT_EQ(c.database.replica_wait, 2);
+  EXPECT_EQ(c.database.replica_check, 3);
+  ASSERT_EQ(c.replicas.size(), 2u);
+  const DatabaseConfig& west = c.replicas[0].database;
+  EXPECT_EQ(c.replicas[0].name, "west");
+  EXPECT_EQ(west.socket, "/run/west.sock");
+  EXPECT_EQ(west.host, "");
+  EXPECT_EQ(west.port, 3306);  // the primary's port is not the replica's
+  EXPECT_EQ(west.user, "feed");
+  EXPECT_EQ(west.password, "pw");
+  EXPECT_EQ(west.name, "board");
+  EXPECT_EQ(west.charset, "cp1251");
+  EXPECT_EQ(west.read_timeout, 7);
+  EXPECT_EQ(west.connect_timeout, 5);
+  const DatabaseConfig& east = c.replicas[1].database;
+  EXPECT_EQ(c.replicas[1].name, "east-2");
+  EXPECT_EQ(east.host, "east.lan");
+  EXPECT_EQ(east.socket, "");
+  EXPECT_EQ(east.user, "reader");
+  EXPECT_EQ(east.password, "pw");
+
+  // The environment: FEED_DB_* reach what a replica takes from [database];
+  // FEED_DB_REPLICA_<NAME>_* its own keys.
+  setenv("FEED_DB_NAME", "other", 1);
+  setenv("FEED_DB_REPLICA_EAST_2_HOST", "10.0.0.9", 1);
+  setenv("FEED_DB_REPLICA_EAST_2_PORT", "3310", 1);
+  setenv("FEED_DB_REPLICA_WEST_SOCKET", "/run/w2.sock", 1);
+  Config e = ParseConfig(text, "f.ini", "/etc/feed");
+  EXPECT_EQ(e.replicas[0].database.socket, "/run/w2.sock");
+  EXPECT_EQ(e.replicas[0].database.name, "other");
+  EXPECT_EQ(e.replicas[1].database.host, "10.0.0.9");
+  EXPECT_EQ(e.replicas[1].database.port, 3310);
+  EXPECT_EQ(e.database.host, "primary.lan");
+  setenv("FEED_DB_REPLICA_EAST_2_PORT", "0", 1);
+  EXPECT_NE(ErrorOf(text).find("FEED_DB_REPLICA_EAST_2_PORT"), std::string::npos);
+  for (const char* v : {"FEED_DB_NAME", "FEED_DB_REPLICA_EAST_2_HOST", "FEED_DB_REPLICA_EAST_2_PORT",
+                        "FEED_DB_REPLICA_WEST_SOCKET"}) {
+    unsetenv(v);
+  }
+}
+
+TEST(Config, BadReplicaSectionsAreRefusedWithTheirLine) {
+  const std::string feed = "[feed y]\ntemplate = t\nquery = q\nkeyset = id\n";
+  struct Case {
+    std::string text, expect;
+  } cases[] = {
+      {"[database]\nname = x\n[database replica r1]\nuser = u\n" + feed, "f.ini:3: [database replica r1] needs host or socket"},
+      {"[database]\nname = x\n[database replica r1]\nhost = h\nreplica_wait = 3\n" + feed,
+       "f.ini:5: replica_wait belongs in [database]"},
+      {"[database]\nname = x\n[database replica r/1]\nhost = h\n" + feed, "f.ini:3: a replica name is"},
+      {"[database]\nname = x\n[database replica r1]\nhost = h\ncolour = red\n" + feed,
+       "f.ini:5: unknown key 'colour' in [database replica r1]"},
+      {"[database]\nname = x\n[database replica r1]\nhost = h\n[database replica r1]\nhost = g\n" + feed,
+       "f.ini:5: section [database replica r1] appears twice"},
+      {"[database]\nname = x\nreplica_wait = 61\n" + feed, "f.ini:3: replica_wait must be"},
+      {"[database]\nname = x\nreplica_check = 0\n" + feed, "f.ini:3: replica_check must be"},
+      {"[database]\nname = x\nreplica_wait = 9\n[database replica r1]\nhost = h\nread_timeout = 9\n" + feed,
+       "f.ini:4: [database replica r1] read_timeout (9) must be longer than [database] replica_wait (9)"},
+      {"[database]\nname = x\nread_timeout = 3\n[database replica r1]\nhost = h\n" + feed,
+       "f.ini:4: [database replica r1] read_timeout (3) must be longer than [database] replica_wait (5)"},
+  };
+  for (const Case& c : cases) {
+    std::string msg = ErrorOf(c.text);
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << c.text << "\n  gave: " << msg;
+  }
+}
+
 }  // namespace
 }  // namespace feed

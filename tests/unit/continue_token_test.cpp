@@ -476,5 +476,30 @@ TEST(ContinueToken, RejectsMalformedPayloadsEvenWithValidMac) {
   }
 }
 
+// ---- The replication position (issue #13) ----------------------------------
+
+TEST(ContinueToken, CarriesAReplicationPositionUnderItsMac) {
+  const ContinueTokenCodec codec(kSecret);
+  ContinueToken t{1796104800, {1796083198, 2345}, *GtidPosition::Parse("0-1-4711,2-9-5")};
+  const std::string text = codec.Encode(t, kBinding);
+  // The 32-character token, '_', the position's token form.
+  const size_t mark = text.find('_');
+  ASSERT_NE(mark, std::string::npos) << text;
+  ExpectWellFormed(text.substr(0, mark));
+  EXPECT_EQ(text.substr(mark), "_0.1.4711_2.9.5");
+  EXPECT_EQ(codec.Decode(text, kBinding), t);
+  // The same run without a position is the token of before: no mark.
+  const std::string plain = codec.Encode(ContinueToken{t.run_start, t.keyset, {}}, kBinding);
+  EXPECT_EQ(plain.find('_'), std::string::npos);
+  EXPECT_NE(plain, text.substr(0, mark));  // the MAC covers the position
+  // Another position, a position dropped or added, another binding: refused.
+  for (const std::string& forged :
+       {text.substr(0, mark) + "_0.1.4712_2.9.5", text.substr(0, mark) + "_0.1.4711", text.substr(0, mark),
+        plain + "_0.1.4711_2.9.5", text + "_3.1.1", text.substr(0, mark) + "_0.1.4711_2.9.05", text + "_"}) {
+    EXPECT_FALSE(codec.Decode(forged, kBinding).has_value()) << forged;
+  }
+  EXPECT_FALSE(codec.Decode(text, "yads\n2026-10-02 00:00:00").has_value());
+}
+
 }  // namespace
 }  // namespace feed

@@ -1,0 +1,56 @@
+// A MariaDB replication position: for each replication domain, the last
+// transaction (GTID) applied, as @@gtid_binlog_pos and @@gtid_slave_pos
+// write it and MASTER_GTID_WAIT takes it: "D-S-N" items (domain id and
+// server id below 2^32, sequence number below 2^64) joined by ','. A
+// continue token carries one (continue_token.h) so that a later page is
+// never read from a replica that has not reached what the first page saw.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace feed {
+
+struct Gtid {
+  uint32_t domain = 0;
+  uint32_t server = 0;
+  uint64_t seq = 0;
+  friend bool operator==(const Gtid&, const Gtid&) = default;
+};
+
+class GtidPosition {
+ public:
+  // At most this many domains (a board has one or a few).
+  static constexpr size_t kMaxDomains = 16;
+
+  GtidPosition() = default;
+
+  // The server's form, items in any order, whitespace around them allowed
+  // (the server writes none); "" is the empty position. nullopt for
+  // anything else: a malformed item, a number out of range or with a sign,
+  // two items of one domain, more than kMaxDomains items.
+  static std::optional<GtidPosition> Parse(std::string_view text);
+
+  // The form a token carries: "D.S.N" items joined by '_' (characters that
+  // need no escaping in a URL or in XML), domains ascending, numbers without
+  // leading zeros, not empty. Only this one spelling of a position is
+  // accepted (so a token has one spelling).
+  static std::optional<GtidPosition> ParseTokenForm(std::string_view text);
+
+  // The server's form, domains ascending: "0-1-100,1-2-5"; "" when empty.
+  std::string ToString() const;
+  // The token's form: "0.1.100_1.2.5". REQUIRES: !empty().
+  std::string TokenForm() const;
+
+  bool empty() const { return gtids_.empty(); }
+  const std::vector<Gtid>& gtids() const { return gtids_; }
+  friend bool operator==(const GtidPosition&, const GtidPosition&) = default;
+
+ private:
+  std::vector<Gtid> gtids_;  // domains ascending, each once
+};
+
+}  // namespace feed

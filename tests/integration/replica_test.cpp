@@ -1,0 +1,440 @@
+// Reads from replicas (issue #13), against a real MariaDB primary and two
+// GTID replicas that tests/harness/replicas.sh started (tests/run.sh runs
+// these tests with FEED_TEST_SOCKET and FEED_TEST_DB_DIR pointing at the
+// primary, FEED_TEST_REPLICA{1,2}_SOCKET at the replicas and
+// FEED_TEST_REPLICA_DIR at the set). Two in-process Apps play two web
+// nodes with the same config and secret, node A reading replica 1, node B
+// replica 2; a robot's run alternates between them while the test writes
+// on the primary and makes replica 2 lag.
+//
+// The rule the pages are held to, independent of the code: a page shows
+// the primary's rows as of a moment no earlier than the previous page's.
+// The test's writes between two pages are applied on replica 1 (the test
+// waits for that) before the next page is asked for, so every page a
+// correct node serves shows them; a page from the lagging replica 2 would
+// not.
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "datetime.h"
+#include "test_env.h"
+
+namespace feed {
+namespace {
+
+using testing::Env;
+using testing::Reply;
+using testing::Table;
+using testing::Unhex;
+
+// SQL as the harness's admin (unix_socket) on one server; the output, -N -B.
+std::string Admin(const std::string& socket, const std::string& sql) {
+  std::string cmd = "mariadb --no-defaults -N -B --socket='" + socket + "' -e \"" + sql + "\" 2>&1";
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    pclose(p);
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::string Primary() { return Env("FEED_TEST_SOCKET"); }
+std::string Replica(int i) { return Env(i == 1 ? "FEED_TEST_REPLICA1_SOCKET" : "FEED_TEST_REPLICA2_SOCKET"); }
+std::string PrimaryPosition() { return Admin(Primary(), "SELECT @@gtid_binlog_pos"); }
+
+// Waits (the server's own event wait, with a deadline) until replica `i`
+// has applied what the primary holds now.
+bool CaughtUp(int i, int seconds = 30) {
+  return Admin(Replica(i), "SELECT MASTER_GTID_WAIT('" + PrimaryPosition() + "', " + std::to_string(seconds) + ")") ==
+         "0";
+}
+
+// The sample config's Yads feed and a Jooble feed, with `replicas` as
+// [database replica rN] sections (N the replica's number), replica_wait 1 s
+// and replica_check 1 s.
+Config NodeConfig(const std::vector<int>& replicas) {
+  std::string text = testing::Slurp(testing::WriteSampleConfig({{"page_size", "50"}, {"fetch_rows", "20"}}));
+  const std::string db = "[database]\n";
+  text.replace(text.find(db), db.size(), db + "replica_wait = 1\nreplica_check = 1\n");
+  for (int i : replicas) text += "[database replica r" + std::to_string(i) + "]\nsocket = " + Replica(i) + "\n";
+  const std::string root = Env("FEED_TEST_ROOT");
+  text += "[feed jooble]\ntemplate = " + root + "/templates/jooble.xml\nquery = " + root +
+          "/sql/sample-jooble.sql\nencoding = UTF-8\nsince = robot JoobleBot\nkeyset = updated id\n"
+          "settle_seconds = 0\n";
+  const std::string dir = testing::TempDir("replica");
+  const std::string path = dir + "/node.ini";
+  FILE* f = std::fopen(path.c_str(), "w");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  Config c = LoadConfig(path);
+  std::remove(path.c_str());
+  std::remove(dir.c_str());
+  return c;
+}
+
+struct Page {
+  int status = 0;
+  std::string read_from;
+  std::map<std::string, std::string> titles;  // ref -> title
+  std::string token;
+  std::string body;
+};
+
+Page Fetch(App& app, const std::string& query) {
+  Request req;
+  req.path_info = "/yads";
+  req.query_string = query;
+  Reply r = testing::Fetch(app, req);
+  Page p;
+  p.status = r.status;
+  p.read_from = r.report.read_from;
+  p.body = r.body;
+  if (r.status != 200) return p;
+  const std::string utf8 = testing::Cp1251ToUtf8(r.body);
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(utf8.c_str(), utf8.size()) != tinyxml2::XML_SUCCESS) {
+    ADD_FAILURE() << "page does not parse: " << doc.ErrorStr();
+    return p;
+  }
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  for (const tinyxml2::XMLElement* ad = root->FirstChildElement("ads")->FirstChildElement("ad"); ad;
+       ad = ad->NextSiblingElement("ad")) {
+    const char* id = ad->FirstChildElement("id")->GetText();
+    const char* title = ad->FirstChildElement("title")->GetText();
+    EXPECT_TRUE(p.titles.emplace(id ? id : "", title ? title : "").second) << "ad " << id << " twice on a page";
+  }
+  if (const tinyxml2::XMLElement* c = root->FirstChildElement("continue")) p.token = c->GetText() ? c->GetText() : "";
+  return p;
+}
+
+const ServerStatus& StatusOf(App& app, const std::string& name) {
+  static ServerStatus none;
+  static std::vector<ServerStatus> last;
+  last = app.servers().servers();
+  for (const ServerStatus& s : last) {
+    if (s.name == name) return s;
+  }
+  return none;
+}
+
+const char kSince[] = "2026-10-01 00:00:00";
+const char kQuery[] = "date=2026-10-01+00:00:00";
+const char kValid[] = " AND ref REGEXP '^[A-Za-z0-9]{1,32}$'";
+
+// Starts whichever of the three servers is not running (replicas.sh).
+int StartServers() {
+  return testing::Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/replicas.sh' start '" +
+                        Env("FEED_TEST_REPLICA_DIR") + "' >/dev/null 2>&1");
+}
+
+class ReplicaIntegration : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(StartServers(), 0);
+    testing::LoadSampleBoard(1200, 300, 7);
+    ASSERT_TRUE(CaughtUp(1) && CaughtUp(2)) << "the replicas did not take the sample board";
+  }
+  void SetUp() override {
+    // Each test starts with all three servers up (a test may have stopped
+    // one) and both replicas replicating, without delay.
+    ASSERT_EQ(StartServers(), 0);
+    for (int i : {1, 2}) {
+      Admin(Replica(i), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 0; START SLAVE");
+      ASSERT_TRUE(CaughtUp(i)) << "replica " << i << ": " << Admin(Replica(i), "SHOW SLAVE STATUS\\G");
+    }
+  }
+  void TearDown() override {
+    for (int i : {1, 2}) Admin(Replica(i), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 0; START SLAVE");
+  }
+
+  // The refs of the ads the feed must show now, by the feed's rule read on
+  // the primary: active, added since kSince, a valid ref.
+  static std::map<std::string, std::string> Shown() {
+    std::map<std::string, std::string> out;
+    for (const auto& r : Table(std::string("SELECT HEX(ref), HEX(title) FROM listing WHERE status = 'active' AND "
+                                           "added >= '") +
+                               kSince + "'" + kValid)) {
+      out[Unhex(r[0])] = Unhex(r[1]);
+    }
+    return out;
+  }
+
+  // A robot's run alternating between `a` and `b` (page 1 from `a`); after
+  // each page the test deletes an ad and edits one well ahead of the
+  // robot, adds one after every ad, and waits until replica 1 has all of
+  // that. `between` runs after that too (it may break a server). Checks
+  // every page against the primary and returns the pages.
+  std::vector<Page> Run(App& a, App& b, const std::function<void(size_t page)>& between = nullptr) {
+    std::vector<Page> pages;
+    std::set<std::string> deleted, added;
+    std::map<std::string, std::string> edited;  // ref -> new title
+    const auto at_start = Shown();
+    std::string token;
+    for (size_t k = 0;; ++k) {
+      App& node = k % 2 == 0 ? a : b;
+      Page p;
+      // A 503 (no server can serve this page now) is asked again, as a
+      // robot does after Retry-After; never more than a few times.
+      for (int attempt = 0; attempt < 20; ++attempt) {
+        p = Fetch(node, std::string(kQuery) + (token.empty() ? "" : "&continue=" + token));
+        if (p.status != 503) break;
+      }
+      EXPECT_EQ(p.status, 200) << p.body;
+      if (p.status != 200) break;
+      pages.push_back(p);
+      for (const auto& [ref, title] : p.titles) {
+        EXPECT_FALSE(deleted.count(ref)) << "page " << k << " from " << p.read_from << " shows ad " << ref
+                                         << ", deleted before it was asked for";
+        if (auto e = edited.find(ref); e != edited.end()) {
+          EXPECT_EQ(title, e->second) << "page " << k << " from " << p.read_from << " shows ad " << ref
+                                      << " as it was before an edit made before the page was asked for";
+        }
+      }
+      token = p.token;
+      if (token.empty()) break;
+      if (k > 60) {
+        ADD_FAILURE() << "the run does not end";
+        break;
+      }
+      // Ahead of the robot: the 80th ad and later past the last one sent
+      // (a page is 50), on the primary.
+      auto ahead =
+          Table(std::string("SELECT id, HEX(ref) FROM listing WHERE status = 'active' AND added >= '") + kSince + "'" +
+                kValid + " ORDER BY added, id LIMIT 2 OFFSET " + std::to_string(50 * (k + 1) + 80 - deleted.size()));
+      if (ahead.size() == 2) {
+        const std::string ref0 = Unhex(ahead[0][1]), ref1 = Unhex(ahead[1][1]);
+        Admin(Primary(), "DELETE FROM sample_test.listing WHERE id = " + ahead[0][0]);
+        deleted.insert(ref0);
+        const std::string title = "Правка " + std::to_string(k);
+        Admin(Primary(),
+              "SET NAMES utf8mb4; UPDATE sample_test.listing SET title = '" + title + "' WHERE id = " + ahead[1][0]);
+        edited[ref1] = title;
+      }
+      const std::string ref = "R" + std::to_string(++added_count_) + "ADD" + std::to_string(k);
+      const std::string now = FormatSqlDateTime(testing::Kiev().FromUnix(Now()));
+      Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES ('" + ref +
+                           "', 'New', '', '" + now + "', '" + now + "')");
+      added.insert(ref);
+      EXPECT_TRUE(CaughtUp(1)) << "replica 1 did not apply the writes";
+      if (between) between(k);
+    }
+    // No ad lost or doubled: every ad that qualified at the start and was
+    // not deleted, and every one added during the run, exactly once.
+    std::map<std::string, int> got;
+    for (const Page& p : pages) {
+      for (const auto& [ref, title] : p.titles) ++got[ref];
+    }
+    for (const auto& [ref, n] : got) EXPECT_EQ(n, 1) << "ad " << ref << " sent " << n << " times";
+    for (const auto& [ref, title] : at_start) {
+      if (!deleted.count(ref)) {
+        EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " lost";
+      }
+    }
+    for (const std::string& ref : added) EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " added ahead, lost";
+    EXPECT_GE(deleted.size(), 3u);
+    return pages;
+  }
+  static inline int added_count_ = 0;  // unique refs across the tests
+};
+
+// Replica 2's SQL thread is stopped for the whole run (and the primary
+// moves on): node B must not read from it once the run's position is past
+// it, and its pages come from the primary.
+TEST_F(ReplicaIntegration, PagingAcrossTwoNodesWithAStoppedReplicaIsExact) {
+  Admin(Replica(2), "STOP SLAVE SQL_THREAD");
+  Admin(Primary(), "UPDATE sample_test.listing SET updated = updated WHERE id = 1; DO 1");
+  Admin(Primary(),
+        "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES "
+        "('REPLSTOP', 'x', '', NOW(), NOW())");
+  ASSERT_TRUE(CaughtUp(1));
+  App a(NodeConfig({1})), b(NodeConfig({2}));
+  std::vector<Page> pages = Run(a, b);
+  ASSERT_GE(pages.size(), 10u);
+  for (size_t k = 0; k < pages.size(); ++k) {
+    EXPECT_EQ(pages[k].read_from, k % 2 == 0 ? "r1" : "primary") << "page " << k;
+  }
+  EXPECT_EQ(StatusOf(b, "r2").health, ServerHealth::kDetached);
+  EXPECT_NE(StatusOf(b, "r2").error.find("Slave_SQL_Running No"), std::string::npos) << StatusOf(b, "r2").error;
+  EXPECT_EQ(StatusOf(a, "r1").health, ServerHealth::kHealthy);
+}
+
+// A token issued before replicas (by a node without any: no position in
+// it) is still taken; only the primary is surely as new as its first page,
+// so the page comes from there, and its own token carries a position.
+TEST_F(ReplicaIntegration, ATokenOfBeforeReplicasIsServedByThePrimary) {
+  App old_node(NodeConfig({})), a(NodeConfig({1}));
+  Page first = Fetch(old_node, kQuery);
+  ASSERT_EQ(first.status, 200);
+  EXPECT_EQ(first.read_from, "primary");
+  ASSERT_FALSE(first.token.empty());
+  EXPECT_EQ(first.token.find('_'), std::string::npos) << first.token;
+  Page second = Fetch(a, std::string(kQuery) + "&continue=" + first.token);
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(second.read_from, "primary");
+  ASSERT_NE(second.token.find('_'), std::string::npos) << second.token;
+  Page third = Fetch(a, std::string(kQuery) + "&continue=" + second.token);
+  ASSERT_EQ(third.status, 200) << third.body;
+  EXPECT_EQ(third.read_from, "r1");
+  // A position altered by hand is refused like any forged token.
+  std::string forged = second.token;
+  forged.back() = forged.back() == '9' ? '8' : '9';
+  EXPECT_EQ(Fetch(a, std::string(kQuery) + "&continue=" + forged).status, 400);
+}
+
+// Replica 2 replicates but an hour behind (MASTER_DELAY): healthy by its
+// threads, it cannot reach any position of the run within replica_wait,
+// so node B serves from the primary; its first look is its own.
+TEST_F(ReplicaIntegration, ALaggingReplicaNeverServesAPageOlderThanTheRun) {
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 3600; START SLAVE");
+  Admin(Primary(),
+        "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES "
+        "('REPLLAG', 'x', '', NOW(), NOW())");
+  ASSERT_TRUE(CaughtUp(1));
+  App a(NodeConfig({1})), b(NodeConfig({2}));
+  std::vector<Page> pages = Run(a, b);
+  ASSERT_GE(pages.size(), 10u);
+  for (size_t k = 1; k < pages.size(); k += 2) EXPECT_EQ(pages[k].read_from, "primary") << "page " << k;
+  EXPECT_EQ(StatusOf(b, "r2").health, ServerHealth::kHealthy);
+  EXPECT_GE(StatusOf(b, "r2").passed_over, static_cast<int64_t>(pages.size() / 2));
+  // A first page asks for no position: the lagging replica serves it.
+  EXPECT_EQ(Fetch(b, kQuery).read_from, "r2");
+}
+
+// Node B has both replicas: replica 2 first. It is killed mid-run and
+// started again: the pages go on (from replica 1 meanwhile), and replica 2
+// is used again once it is back.
+TEST_F(ReplicaIntegration, AReplicaKilledMidRunIsSkippedAndComesBack) {
+  App a(NodeConfig({1})), b(NodeConfig({2, 1}));
+  const std::string dir = Env("FEED_TEST_REPLICA_DIR"), root = Env("FEED_TEST_ROOT");
+  bool killed = false, restarted = false;
+  std::vector<Page> pages = Run(a, b, [&](size_t k) {
+    if (k == 2) {
+      ASSERT_EQ(testing::Shell("kill -9 $(cat '" + dir + "/replica2/run/mariadbd.pid')"), 0);
+      ASSERT_TRUE(testing::PollUntil([&] { return Admin(Replica(2), "SELECT 1") != "1"; }));
+      killed = true;
+    }
+    if (k == 6) {
+      ASSERT_EQ(testing::Shell("'" + root + "/tests/harness/replicas.sh' start '" + dir + "' >/dev/null 2>&1"), 0);
+      restarted = true;
+    }
+  });
+  ASSERT_TRUE(killed && restarted);
+  ASSERT_GE(pages.size(), 10u);
+  EXPECT_EQ(pages[1].read_from, "r2");
+  for (size_t k = 3; k <= 5; k += 2) EXPECT_EQ(pages[k].read_from, "r1") << "page " << k << " while r2 is dead";
+  // Back: replicas.sh waited until it caught up; health is asked again
+  // within replica_check (1 s) of the system clock.
+  ASSERT_TRUE(testing::PollUntil([&] { return Fetch(b, kQuery).read_from == "r2"; }, 10000));
+  EXPECT_EQ(StatusOf(b, "r2").health, ServerHealth::kHealthy);
+}
+
+// The primary stopped: pages still come from the replicas (their I/O
+// threads cannot connect, their data stands), a JoobleBot visit is served
+// whole from a replica, its record stays where it was, and the failed
+// write is counted for the status page.
+TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordStaysPut) {
+  App a(NodeConfig({1})), b(NodeConfig({2}));
+  Admin(Primary(),
+        "DELETE FROM sample_test.feed_robot_visit; INSERT INTO sample_test.feed_robot_visit "
+        "(robot, feed, last_visit, previous_visit, recorded) VALUES "
+        "('JoobleBot', 'jooble', '2026-11-01 00:00:00', '2026-10-31 00:00:00', NOW())");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+  Page first = Fetch(a, kQuery);
+  ASSERT_EQ(first.status, 200);
+  ASSERT_FALSE(first.token.empty());
+  const std::string root = Env("FEED_TEST_ROOT"), dir = Env("FEED_TEST_DB_DIR");
+  ASSERT_EQ(testing::Shell("'" + root + "/tests/harness/mariadb.sh' stop '" + dir + "' >/dev/null"), 0);
+  struct Restart {
+    std::string cmd;
+    void Run() {
+      if (!cmd.empty()) testing::Shell(cmd);
+      cmd.clear();
+    }
+    ~Restart() { Run(); }
+  } restart{"'" + root + "/tests/harness/replicas.sh' start '" + Env("FEED_TEST_REPLICA_DIR") + "' >/dev/null 2>&1"};
+  // (the same as StartServers, also when an assertion ends the test early)
+
+  // The run goes on from the other node's replica.
+  Page second = Fetch(b, std::string(kQuery) + "&continue=" + first.token);
+  EXPECT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(second.read_from, "r2");
+  EXPECT_FALSE(second.titles.empty());
+  // A new run too.
+  EXPECT_EQ(Fetch(a, kQuery).read_from, "r1");
+
+  Request visit;
+  visit.path_info = "/jooble";
+  visit.user_agent = "Mozilla/5.0 (compatible; JoobleBot/2.0; +http://jooble.org/)";
+  Reply r = testing::Fetch(b, visit);
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.report.read_from, "r2");
+  EXPECT_FALSE(r.report.visit_recorded);
+  EXPECT_GE(b.servers().writes().failed, 1);
+  EXPECT_NE(b.servers().writes().last_error.find("jooble"), std::string::npos) << b.servers().writes().last_error;
+  EXPECT_EQ(StatusOf(b, "primary").health, ServerHealth::kDown);
+  // Every current job (the record could not be read), not only those
+  // after the record's 2026-11-01: the robot loses nothing.
+  const std::string current =
+      Admin(Replica(2), "SELECT COUNT(*) FROM sample_test.job WHERE status = 'active' AND updated <= '" +
+                            FormatSqlDateTime(testing::Kiev().FromUnix(Now())) + "'");
+  EXPECT_EQ(std::to_string(r.report.rows + r.report.skipped), current);
+  EXPECT_NE(Admin(Replica(2),
+                  "SELECT COUNT(*) FROM sample_test.job WHERE status = 'active' AND updated >= "
+                  "'2026-10-31 00:00:00'"),
+            current)
+      << "the sample board must have jobs older than the record for this to mean something";
+
+  // Back: the record is where it was.
+  restart.Run();
+  auto rec = Table("SELECT last_visit, previous_visit FROM feed_robot_visit WHERE robot = 'JoobleBot'");
+  ASSERT_EQ(rec.size(), 1u);
+  EXPECT_EQ(rec[0][0], "2026-11-01 00:00:00");
+  EXPECT_EQ(rec[0][1], "2026-10-31 00:00:00");
+}
+
+// JoobleBot's visits alternate between the nodes: each one reads and
+// moves the one record on the primary, so each visit starts where the
+// previous one (on the other node) ended.
+TEST_F(ReplicaIntegration, JoobleVisitsAlternatingBetweenNodesAdvanceOneRecordOnThePrimary) {
+  App a(NodeConfig({1})), b(NodeConfig({2}));
+  Admin(Primary(), "DELETE FROM sample_test.feed_robot_visit");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+  Request visit;
+  visit.path_info = "/jooble";
+  visit.user_agent = "Mozilla/5.0 (compatible; JoobleBot/2.0; +http://jooble.org/)";
+  std::string previous_last;
+  for (int k = 0; k < 4; ++k) {
+    App& node = k % 2 == 0 ? a : b;
+    Reply r = testing::Fetch(node, visit);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(r.report.visit_recorded) << r.report.visit_error;
+    auto rec = Table(
+        "SELECT last_visit, IFNULL(previous_visit, '-') FROM feed_robot_visit WHERE robot = "
+        "'JoobleBot' AND feed = 'jooble'");
+    ASSERT_EQ(rec.size(), 1u);
+    if (k > 0) {
+      EXPECT_EQ(rec[0][1], previous_last) << "visit " << k << " on the other node";
+      EXPECT_GE(rec[0][0], previous_last);
+    }
+    previous_last = rec[0][0];
+    // The replicas hold the record too, but no node reads it there: stop
+    // replication of it to node B's replica and the visits still advance.
+    if (k == 0) Admin(Replica(2), "STOP SLAVE SQL_THREAD");
+    // The next visit is at least a second later (the record has seconds).
+    const std::string was = previous_last;
+    ASSERT_TRUE(testing::PollUntil([&] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())) > was; }, 5000));
+  }
+}
+
+}  // namespace
+}  // namespace feed
