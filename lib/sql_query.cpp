@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ascii.h"
 #include "config.h"
 #include "error.h"
 
@@ -23,7 +24,47 @@ std::string SqlQuery::Where(std::string_view server_message) const {
     }
     if (i > at + 8 && n > 0) return file + ":" + std::to_string(first_line + n - 1) + ": ";
   }
+  // "Illegal mix of collations (...) and (...) for operation 'like'"
+  const size_t op = server_message.find("for operation '");
+  if (op != std::string_view::npos) {
+    const size_t from = op + 15, to = server_message.find('\'', from);
+    if (to != std::string_view::npos) {
+      const int line = LineOfWord(server_message.substr(from, to - from));
+      if (line > 0) return file + ":" + std::to_string(line) + ": ";
+    }
+  }
   return file + ": ";
+}
+
+int SqlQuery::LineOfWord(std::string_view word) const {
+  if (word.empty() || !std::all_of(word.begin(), word.end(), IsNameChar)) return 0;
+  int line = 1;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (c == '\'' || c == '"') {  // a literal (comments are already gone from text)
+      for (++i; i < text.size(); ++i) {
+        if (text[i] == '\n') ++line;
+        if (text[i] == '\\') {
+          if (i + 1 < text.size() && text[i + 1] == '\n') ++line;
+          ++i;
+        } else if (text[i] == c) {
+          break;
+        }
+      }
+      ++i;
+      continue;
+    }
+    if (IsNameChar(c)) {
+      size_t j = i;
+      while (j < text.size() && IsNameChar(text[j])) ++j;
+      if (EqualsNoCase(std::string_view(text).substr(i, j - i), word)) return line;
+      i = j;
+      continue;
+    }
+    ++i;
+  }
+  return 0;
 }
 
 int SqlQuery::LineOf(std::string_view name) const {

@@ -24,8 +24,15 @@ struct SqlQuery {
   int first_line = 1;
 
   // "FILE:LINE: " for a server message that names a line of the statement
-  // ("... near 'FORM ads' at line 3"), else "FILE: ".
+  // ("... near 'FORM ads' at line 3") or an operation whose word stands in
+  // it ("Illegal mix of collations ... for operation 'like'": the line of
+  // the first LIKE), else "FILE: ".
   std::string Where(std::string_view server_message) const;
+
+  // The file's line where `word` (letters, digits and '_') first stands as
+  // a whole word, in any case, outside string literals and comments; 0
+  // when it does not.
+  int LineOfWord(std::string_view word) const;
 
   bool Uses(std::string_view name) const;
   // The file's line where :name first stands (first_line when it does not).

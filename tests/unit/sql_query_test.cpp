@@ -67,6 +67,30 @@ TEST(SqlQuery, LinesAreTheFilesOwn) {
   EXPECT_EQ(ParseSqlQuery("SELECT 1", "g.sql").first_line, 1);
 }
 
+// A collation clash names the operation, not a line: the line is the
+// first place its word stands in the file, outside comments and literals.
+TEST(SqlQuery, AnOperationsLineIsWhereItsWordStands) {
+  const SqlQuery q = ParseSqlQuery(
+      "-- like the old feed: only LIKE-matched towns\n"
+      "SELECT title AS title, 'likely' AS `like_not`, \"a\\\" LIKE\" AS t2\n"
+      "  FROM ads /* LIKE */\n"
+      " WHERE town Like '%Москва%'\n"
+      "   AND title LIKE :t\n",
+      "f.sql");
+  EXPECT_EQ(q.LineOfWord("like"), 4);
+  EXPECT_EQ(q.LineOfWord("LIKE"), 4);
+  EXPECT_EQ(q.LineOfWord("title"), 2);
+  EXPECT_EQ(q.LineOfWord("from"), 3);
+  EXPECT_EQ(q.LineOfWord("tit"), 0);
+  EXPECT_EQ(q.LineOfWord("concat"), 0);
+  EXPECT_EQ(q.LineOfWord("="), 0);
+  EXPECT_EQ(q.Where("Illegal mix of collations (utf8mb4_general_ci,IMPLICIT) and (cp1251_general_ci,EXPLICIT) for "
+                    "operation 'like'"),
+            "f.sql:4: ");
+  EXPECT_EQ(q.Where("Illegal mix of collations (a,IMPLICIT) and (b,IMPLICIT) for operation '='"), "f.sql: ");
+  EXPECT_EQ(q.Where("Illegal mix of collations for operation 'concat'"), "f.sql: ");
+}
+
 }  // namespace
 }  // namespace feed
 
