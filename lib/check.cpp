@@ -21,22 +21,6 @@ namespace {
 constexpr size_t kIdsPerRule = 5;  // ids shown for each rule that leaves rows out
 constexpr size_t kKeysShown = 5;   // keys shown for each kind of walk fault
 
-// "FILE:LINE: text" as FeedError messages give it: the place and the rest.
-Finding FromError(const FeedError& e, const std::string& fallback_where, std::string todo) {
-  Finding f;
-  std::string msg = e.what();
-  const size_t colon = msg.find(": ");
-  if (colon != std::string::npos && msg.rfind('/', colon) != std::string::npos) {
-    f.where = msg.substr(0, colon);
-    f.what = msg.substr(colon + 2);
-  } else {
-    f.where = fallback_where;
-    f.what = msg;
-  }
-  f.todo = std::move(todo);
-  return f;
-}
-
 std::string Keys(const std::vector<std::string>& keys, size_t total) {
   std::string s;
   for (size_t i = 0; i < keys.size() && i < kKeysShown; ++i) s += (i ? ", " : "") + keys[i];
@@ -115,7 +99,7 @@ std::vector<std::string> ReadPaged(Feed& f, Database& db, const Clock& clock, si
     while (rows.Next()) out.push_back(Keyset::Format(rows.position()));
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kUnavailable) throw;
-    findings->push_back(FromError(e, f.config().query_file,
+    findings->push_back(FindingOf(e, f.config().query_file,
                                   "order the rows by the keyset (" + Fields(f) + ") and start each chunk after it"));
   }
   return out;
@@ -255,7 +239,7 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
     CheckCharsets(f, db, report);
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kUnavailable) throw;
-    report->findings.push_back(FromError(e, f.config().query_file, "fix the mapping of [feed " + name + "]"));
+    report->findings.push_back(FindingOf(e, f.config().query_file, "fix the mapping of [feed " + name + "]"));
     return;
   }
   // The query for real: rows, and what the template's rules leave out.
@@ -288,7 +272,7 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
     CheckSample(f, db, clock, opt, role, report);
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kUnavailable) throw;
-    report->findings.push_back(FromError(e, f.config().template_file, "fix the mapping of [feed " + name + "]"));
+    report->findings.push_back(FindingOf(e, f.config().template_file, "fix the mapping of [feed " + name + "]"));
   }
   if (!opt.deep) return;
 
@@ -316,6 +300,21 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
 }
 
 }  // namespace
+
+Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::string todo) {
+  Finding f;
+  std::string msg = e.what();
+  const size_t colon = msg.find(": ");
+  if (colon != std::string::npos && msg.rfind('/', colon) != std::string::npos) {
+    f.where = msg.substr(0, colon);
+    f.what = msg.substr(colon + 2);
+  } else {
+    f.where = fallback_where;
+    f.what = msg;
+  }
+  f.todo = std::move(todo);
+  return f;
+}
 
 std::string Finding::Line() const {
   return where + ": " + (error ? "" : "warning: ") + what + (todo.empty() ? "" : "; " + todo);
@@ -416,7 +415,7 @@ CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& c
     if (e.kind() == ErrorKind::kUnavailable) {
       report.findings.push_back({true, "[database]", e.what(), "start the database, or fix [database] in the config"});
     } else {
-      report.findings.push_back(FromError(e, "[config]", "fix the mapping"));
+      report.findings.push_back(FindingOf(e, "[config]", "fix the mapping"));
     }
   }
   return report;

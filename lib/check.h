@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "database.h"
 #include "document_set.h"
+#include "error.h"
 #include "feed.h"
 #include "msn_feed.h"
 
@@ -55,6 +56,10 @@ struct CheckReport {
   size_t errors() const;
   std::string Json() const;
 };
+
+// A FeedError whose message starts "FILE:LINE: " or "FILE: " (a path) as
+// a finding at that place, else at `fallback_where`.
+Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::string todo);
 
 // Checks each of the targets against `db`. Never throws for what it finds;
 // a database that cannot be reached is a finding too.

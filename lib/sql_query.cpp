@@ -24,14 +24,18 @@ std::string SqlQuery::Where(std::string_view server_message) const {
     }
     if (i > at + 8 && n > 0) return file + ":" + std::to_string(first_line + n - 1) + ": ";
   }
-  // "Illegal mix of collations (...) and (...) for operation 'like'"
-  const size_t op = server_message.find("for operation '");
-  if (op != std::string_view::npos) {
-    const size_t from = op + 15, to = server_message.find('\'', from);
-    if (to != std::string_view::npos) {
-      const int line = LineOfWord(server_message.substr(from, to - from));
-      if (line > 0) return file + ":" + std::to_string(line) + ": ";
-    }
+  // A message that names a word of the statement: "Illegal mix of
+  // collations (...) and (...) for operation 'like'", "Table 'board.ads'
+  // doesn't exist", "Unknown column 'l.titel' in 'field list'".
+  for (std::string_view lead : {"for operation '", "Table '", "Unknown column '"}) {
+    const size_t at = server_message.find(lead);
+    if (at == std::string_view::npos) continue;
+    const size_t from = at + lead.size(), to = server_message.find('\'', from);
+    if (to == std::string_view::npos) continue;
+    std::string_view word = server_message.substr(from, to - from);
+    if (const size_t dot = word.rfind('.'); dot != std::string_view::npos) word.remove_prefix(dot + 1);
+    const int line = LineOfWord(word);
+    if (line > 0) return file + ":" + std::to_string(line) + ": ";
   }
   return file + ": ";
 }

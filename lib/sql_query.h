@@ -24,9 +24,11 @@ struct SqlQuery {
   int first_line = 1;
 
   // "FILE:LINE: " for a server message that names a line of the statement
-  // ("... near 'FORM ads' at line 3") or an operation whose word stands in
-  // it ("Illegal mix of collations ... for operation 'like'": the line of
-  // the first LIKE), else "FILE: ".
+  // ("... near 'FORM ads' at line 3") or a word that stands in it: an
+  // operation ("Illegal mix of collations ... for operation 'like'": the
+  // line of the first LIKE), a table ("Table 'board.ads' doesn't exist")
+  // or a column ("Unknown column 'l.titel' in 'field list'"); else
+  // "FILE: ".
   std::string Where(std::string_view server_message) const;
 
   // The file's line where `word` (letters, digits and '_') first stands as

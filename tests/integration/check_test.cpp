@@ -217,6 +217,68 @@ TEST_F(CheckIntegration, OutputThatIsNotWellFormedIsAFinding) {
       << r.out;
 }
 
+// A missing [site] key, a missing table: findings at the file's own line,
+// in the same form as the others (the first stops the program at start).
+TEST_F(CheckIntegration, AMissingSiteKeyAndAMissingTableAreFindingsAtTheirLine) {
+  const std::string config = BrokenYads("CONCAT(:site_url, '/ad/'", "CONCAT(:site_home, '/ad/'");
+  const int line = LineOf("sql/sample-yads.sql", "CONCAT(:site_url, '/ad/'");
+  CheckRun r = Check(config, "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(".sql:" + std::to_string(line) + ": the config's [site] has no key 'home' (the query uses "
+                       ":site_home; add home = ... to [site]); fix it"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(": 0 feeds, 0 rows read: 1 errors, 0 warnings"), std::string::npos) << r.out;
+  CheckRun json = Check(config, "--json");
+  EXPECT_EQ(json.status, 1) << json.out;
+  EXPECT_EQ(json.out.rfind("{\"feeds\": 0, \"rows\": 0, \"errors\": 1, \"findings\": [{\"severity\": \"error\"", 0), 0u)
+      << json.out;
+
+  const std::string table = BrokenYads("LEFT JOIN region r", "LEFT JOIN regions r");
+  CheckRun t = Check(table, "");
+  EXPECT_EQ(t.status, 1) << t.out;
+  EXPECT_NE(t.out.find(".sql:" + std::to_string(LineOf("sql/sample-yads.sql", "LEFT JOIN region r")) +
+                       ": the database refuses the query: Table '" + Env("FEED_TEST_DB") + ".regions' doesn't exist"),
+            std::string::npos)
+      << t.out;
+}
+
+// The rows each template rule leaves out: counted by rule, with the first
+// ids in keyset order, as warnings. Here the sitemap's loc is no URL for
+// the ads whose id is 1 modulo 97 (the test's own statement of which).
+TEST_F(CheckIntegration, RowsATemplateRuleLeavesOutAreCountedWithTheirFirstIds) {
+  const std::string sql = Edited("sql/sample-sitemap-ads.sql", "CONCAT(:site_url, '/ad/', l.ref, '.html') AS loc",
+                                 "IF(l.id % 97 = 1, 'no url', CONCAT(:site_url, '/ad/', l.ref, '.html')) AS loc",
+                                 ".sql");
+  CheckRun r = Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = "
+                                          "@ROOT@/templates/sitemap-index.xml\nsections = ads\n"
+                                          "publish_url = http://doska.example/feeds\n[feed ads]\n"
+                                          "template = @ROOT@/templates/sitemap.xml\nquery = " +
+                                          sql + "\nkeyset = id\nlastmod = lastmod\n"),
+                     "");
+  EXPECT_EQ(r.status, 0) << r.out;
+  const std::string rows = testing::Mariadb("SELECT COUNT(*) FROM listing WHERE status = 'active'");
+  const std::string ids = testing::Mariadb(
+      "SELECT COUNT(*), GROUP_CONCAT(id ORDER BY id SEPARATOR ', ') FROM "
+      "(SELECT id FROM listing WHERE status = 'active' AND id % 97 = 1 ORDER BY id) t");
+  // "N\tid, id, ..." : the count, then every id; the finding shows the first 5.
+  const size_t tab = ids.find('\t');
+  ASSERT_NE(tab, std::string::npos) << ids;
+  const int n = std::stoi(ids.substr(0, tab));
+  ASSERT_GT(n, 5) << ids;
+  std::string first;
+  std::istringstream list(ids.substr(tab + 1));
+  for (int i = 0; i < 5; ++i) {
+    std::string id;
+    std::getline(list, id, ',');
+    first += (i ? ", " : "") + id.substr(id.find_first_not_of(' '));
+  }
+  const std::string want = "warning: [feed ads]: " + std::to_string(n) + " of " + rows.substr(0, rows.find('\n')) +
+                           " rows read break loc:url and are left out (" + first + " and " + std::to_string(n - 5) +
+                           " more)";
+  EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
 // The index of a set is rendered too: an index template that writes the
 // parts' lastmod as the database gives it ("2026-11-28 10:00:00") breaks
 // siteindex.xsd.

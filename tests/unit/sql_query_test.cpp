@@ -89,6 +89,11 @@ TEST(SqlQuery, AnOperationsLineIsWhereItsWordStands) {
             "f.sql:4: ");
   EXPECT_EQ(q.Where("Illegal mix of collations (a,IMPLICIT) and (b,IMPLICIT) for operation '='"), "f.sql: ");
   EXPECT_EQ(q.Where("Illegal mix of collations for operation 'concat'"), "f.sql: ");
+  // A missing table or column is at the line where its name stands.
+  EXPECT_EQ(q.Where("Table 'board.ads' doesn't exist"), "f.sql:3: ");
+  EXPECT_EQ(q.Where("Unknown column 'town' in 'where clause'"), "f.sql:4: ");
+  EXPECT_EQ(q.Where("Unknown column 'l.title' in 'field list'"), "f.sql:2: ");
+  EXPECT_EQ(q.Where("Unknown column 'nowhere' in 'field list'"), "f.sql: ");
 }
 
 }  // namespace
