@@ -117,7 +117,7 @@ void CheckCharsets(Feed& f, Database& db, CheckReport* report) {
     const std::string connection = q->charset.empty() ? db.config().charset : q->charset;
     for (const SourceColumn& col : db.SourceColumns(*q)) {
       if (col.charset.empty() || ConnectionHolds(connection, col.charset)) continue;
-      const int line = q->LineOfWord(col.name);
+      const int line = q->LineOfWord(col.name, "as") ? q->LineOfWord(col.name, "as") : q->LineOfWord(col.name);
       report->findings.push_back(
           {true, q->file + (line ? ":" + std::to_string(line) : ""),
            "[feed " + c.name + "]: column " + col.name + (col.origin.empty() ? "" : " (" + col.origin + ")") + " is " +

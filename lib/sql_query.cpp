@@ -40,13 +40,15 @@ std::string SqlQuery::Where(std::string_view server_message) const {
   return file + ": ";
 }
 
-int SqlQuery::LineOfWord(std::string_view word) const {
+int SqlQuery::LineOfWord(std::string_view word, std::string_view after) const {
   if (word.empty() || !std::all_of(word.begin(), word.end(), IsNameChar)) return 0;
   int line = 1;
+  std::string_view previous;  // the word before, with nothing but spaces and quotes between
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (c == '\n') ++line;
     if (c == '\'' || c == '"') {  // a literal (comments are already gone from text)
+      previous = {};
       for (++i; i < text.size(); ++i) {
         if (text[i] == '\n') ++line;
         if (text[i] == '\\') {
@@ -62,10 +64,13 @@ int SqlQuery::LineOfWord(std::string_view word) const {
     if (IsNameChar(c)) {
       size_t j = i;
       while (j < text.size() && IsNameChar(text[j])) ++j;
-      if (EqualsNoCase(std::string_view(text).substr(i, j - i), word)) return line;
+      const std::string_view here = std::string_view(text).substr(i, j - i);
+      if (EqualsNoCase(here, word) && (after.empty() || EqualsNoCase(previous, after))) return line;
+      previous = here;
       i = j;
       continue;
     }
+    if (!IsAsciiSpace(c) && c != '`') previous = {};
     ++i;
   }
   return 0;

@@ -32,9 +32,10 @@ struct SqlQuery {
   std::string Where(std::string_view server_message) const;
 
   // The file's line where `word` (letters, digits and '_') first stands as
-  // a whole word, in any case, outside string literals and comments; 0
-  // when it does not.
-  int LineOfWord(std::string_view word) const;
+  // a whole word, in any case, outside string literals and comments (and,
+  // with `after`, right after the word `after`: "AS title"); 0 when it
+  // does not.
+  int LineOfWord(std::string_view word, std::string_view after = {}) const;
 
   bool Uses(std::string_view name) const;
   // The file's line where :name first stands (first_line when it does not).

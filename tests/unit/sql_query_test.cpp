@@ -84,6 +84,13 @@ TEST(SqlQuery, AnOperationsLineIsWhereItsWordStands) {
   EXPECT_EQ(q.LineOfWord("tit"), 0);
   EXPECT_EQ(q.LineOfWord("concat"), 0);
   EXPECT_EQ(q.LineOfWord("="), 0);
+  // A column's label: the word after AS.
+  const SqlQuery labels = ParseSqlQuery("SELECT d.name,\n  d.ext AS name_ext,\n  CONCAT(d.name, '.', d.ext)\n    AS `ext`\n"
+                                        "  FROM d WHERE d.ext <> 'as ext'\n",
+                                        "g.sql");
+  EXPECT_EQ(labels.LineOfWord("ext"), 2);
+  EXPECT_EQ(labels.LineOfWord("ext", "as"), 4);
+  EXPECT_EQ(labels.LineOfWord("name", "AS"), 0);
   EXPECT_EQ(q.Where("Illegal mix of collations (utf8mb4_general_ci,IMPLICIT) and (cp1251_general_ci,EXPLICIT) for "
                     "operation 'like'"),
             "f.sql:4: ");
