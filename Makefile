@@ -30,8 +30,8 @@ CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
-override CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -Itests/support
-LDLIBS := -lfcgi -lmysqlcppconn -ltinyxml2 -lz -pthread
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -Itests/support -I/usr/include/libxml2
+LDLIBS := -lfcgi -lmysqlcppconn -ltinyxml2 -lz -lxml2 -pthread
 
 LIB_SRC   := $(wildcard lib/*.cpp)
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
@@ -48,7 +48,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/*_fuzz.cpp)
 # libFuzzer's feedback comes from the parsers, not only from the target file.
 FUZZ_CXX      ?= clang++-14
 FUZZ_BUILD    := build/fuzz
-FUZZ_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -g -O1 \
+FUZZ_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -I/usr/include/libxml2 -g -O1 \
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 FUZZ_LDFLAGS  := -fsanitize=fuzzer,address,undefined
 FUZZ_LIB_OBJ  := $(LIB_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
@@ -69,6 +69,10 @@ fuzzers: $(FUZZ_BIN)
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c -o $@ $<
+
+# The sitemaps.org schemas are built into the program (check validates
+# sitemaps with them wherever it runs): .incbin in lib/format_rules.cpp.
+$(BUILD)/lib/format_rules.o $(FUZZ_BUILD)/obj/lib/format_rules.o: schemas/sitemap.xsd schemas/siteindex.xsd
 
 $(BUILD)/libfeed.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^

@@ -55,7 +55,11 @@ const char kUsage[] =
     "        real on a sample of rows (--deep: on all of them, and walk each\n"
     "        feed a few rows a chunk as a robot pages, against one unpaged\n"
     "        read: rows lost at a chunk's edge, rows a join repeats, rows out\n"
-    "        of order); check that the spool folder takes files. One line per\n"
+    "        of order); result columns whose charset the connection's cannot\n"
+    "        hold; a sample of every feed and sitemap index rendered and checked\n"
+    "        against its format (well-formed in its declared encoding, the\n"
+    "        sitemaps.org XSDs, text sitemap lines); check that the spool\n"
+    "        folder takes files. One line per\n"
     "        finding (FILE:LINE: what; what to do), rows the template's rules\n"
     "        leave out as warnings, then a summary; --json for scripts. Exit 0\n"
     "        when there is no error.\n"
@@ -333,8 +337,9 @@ int ServeCgi(feed::App& app) {
 }  // namespace
 
 // `check [--deep] [--json]`: exit 0 when nothing is wrong, 1 when
-// something is, 2 for a usage mistake.
-int Check(feed::App& app, const std::string& config_file, const std::vector<std::string>& args) {
+// something is, 2 for a usage mistake. A config, template or SQL file the
+// program refuses at start is a finding too, in the same form.
+int Check(const std::string& config_file, const feed::Clock* clock, const std::vector<std::string>& args) {
   feed::CheckOptions options;
   bool json = false;
   for (const std::string& a : args) {
@@ -347,11 +352,17 @@ int Check(feed::App& app, const std::string& config_file, const std::vector<std:
       return 2;
     }
   }
-  feed::CheckReport report = app.Check(options);
+  feed::CheckReport report;
   try {
-    app.CheckSpool();
+    feed::App app(feed::LoadConfig(config_file), clock);
+    report = app.Check(options);
+    try {
+      app.CheckSpool();
+    } catch (const feed::FeedError& e) {
+      report.findings.push_back({true, "[server] spool_dir", e.what(), "make the folder writable by the web user"});
+    }
   } catch (const feed::FeedError& e) {
-    report.findings.push_back({true, "[server] spool_dir", e.what(), "make the folder writable by the web user"});
+    report.findings.push_back(feed::FindingOf(e, config_file, "fix it: the program refuses to start with it"));
   }
   if (json) {
     std::printf("%s\n", report.Json().c_str());
@@ -395,9 +406,11 @@ int main(int argc, char** argv) {
     std::fputs("feed.fcgi: no config: set FEED_CONFIG or pass --config FILE (see --help)\n", stderr);
     return 2;
   }
+  if (!args.empty() && args[0] == "check") {
+    return Check(config_file, fixed ? &*fixed : nullptr, {args.begin() + 1, args.end()});
+  }
   try {
     feed::App app(feed::LoadConfig(config_file), fixed ? &*fixed : nullptr);
-    if (!args.empty() && args[0] == "check") return Check(app, config_file, {args.begin() + 1, args.end()});
     if (!args.empty() && args[0] == "render") return Render(app, {args.begin() + 1, args.end()});
     if (!args.empty() && args[0] == "write") return Write(app, {args.begin() + 1, args.end()});
     if (!args.empty() && args[0] == "sync") return Sync(app, {args.begin() + 1, args.end()});

@@ -77,8 +77,11 @@ SyncReport App::SyncItems(const std::string& path, const std::function<void(size
 }
 
 CheckReport App::Check(const CheckOptions& options) {
-  std::vector<Feed*> feeds;
-  for (auto& f : feeds_) feeds.push_back(f.get());
+  CheckTargets targets;
+  for (auto& f : feeds_) targets.feeds.push_back(f.get());
+  for (auto& f : full_walks_) targets.feeds.push_back(f.get());  // query_full: a walk of its own
+  for (auto& s : sets_) targets.sets.push_back(s.get());
+  for (auto& m : msn_feeds_) targets.msn.push_back(m.get());
   CheckReport report;
   try {
     // An MSN feed's template binds the engine's fields too: bound its way
@@ -87,7 +90,7 @@ CheckReport App::Check(const CheckOptions& options) {
   } catch (const FeedError& e) {
     report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
   }
-  CheckReport feeds_report = CheckFeeds(feeds, servers_.primary(), clock_, options);
+  CheckReport feeds_report = CheckFeeds(targets, servers_.primary(), clock_, options);
   report.feeds = feeds_report.feeds;
   report.rows = feeds_report.rows;
   report.findings.insert(report.findings.end(), feeds_report.findings.begin(), feeds_report.findings.end());

@@ -1,33 +1,25 @@
 #include "check.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 
+#include "ascii.h"
+#include "config.h"
 #include "datetime.h"
 #include "error.h"
+#include "format_rules.h"
+#include "output.h"
+#include "renderer.h"
 #include "row_source.h"
+#include "xml_text.h"
 
 namespace feed {
 namespace {
 
 constexpr size_t kIdsPerRule = 5;  // ids shown for each rule that leaves rows out
 constexpr size_t kKeysShown = 5;   // keys shown for each kind of walk fault
-
-// "FILE:LINE: text" as FeedError messages give it: the place and the rest.
-Finding FromError(const FeedError& e, const std::string& fallback_where, std::string todo) {
-  Finding f;
-  std::string msg = e.what();
-  const size_t colon = msg.find(": ");
-  if (colon != std::string::npos && msg.rfind('/', colon) != std::string::npos) {
-    f.where = msg.substr(0, colon);
-    f.what = msg.substr(colon + 2);
-  } else {
-    f.where = fallback_where;
-    f.what = msg;
-  }
-  f.todo = std::move(todo);
-  return f;
-}
 
 std::string Keys(const std::vector<std::string>& keys, size_t total) {
   std::string s;
@@ -78,12 +70,15 @@ Unpaged ReadUnpaged(Feed& f, Database& db, const Clock& clock, size_t max_rows) 
     first = false;
     prev = pos;
     u.keys.push_back(key);
-    // An MSN item's template also writes values the engine computes (its
-    // guid and dates): its rows are rendered by the lifecycle, not here.
-    if (f.config().lifecycle != Lifecycle::kNone) continue;
     RowRejection why;
     scratch.clear();
-    if (!f.tmpl().RenderRow(scratch, rows, reader->ChildrenOf(pos), &why, nullptr)) {
+    // An MSN item's template also writes values the engine computes: its
+    // guid, as a sync renders it (dates left empty).
+    const bool kept =
+        f.config().lifecycle == Lifecycle::kMsn
+            ? f.tmpl().RenderRow(scratch, rows, {f.config().guid_prefix + std::to_string(pos[0]), "", ""}, &why)
+            : f.tmpl().RenderRow(scratch, rows, reader->ChildrenOf(pos), &why, nullptr);
+    if (!kept) {
       const std::string rule = (why.field.empty() ? "" : why.field + ":") + why.rule;
       auto& ids = u.rules[rule];
       if (ids.size() < kIdsPerRule) ids.push_back(why.item.empty() ? key : why.item);
@@ -104,19 +99,150 @@ std::vector<std::string> ReadPaged(Feed& f, Database& db, const Clock& clock, si
     while (rows.Next()) out.push_back(Keyset::Format(rows.position()));
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kUnavailable) throw;
-    findings->push_back(FromError(e, f.config().query_file,
+    findings->push_back(FindingOf(e, f.config().query_file,
                                   "order the rows by the keyset (" + Fields(f) + ") and start each chunk after it"));
   }
   return out;
 }
 
-void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt, CheckReport* report) {
+// How findings name a feed: its section, and which walk for query_full's.
+std::string Label(const FeedConfig& c) { return "[feed " + c.name + "]" + (c.full_walk ? " query_full" : ""); }
+
+// Each result column of the feed's queries whose character set holds
+// characters the connection's lacks (they would arrive as '?').
+void CheckCharsets(Feed& f, Database& db, CheckReport* report) {
+  const FeedConfig& c = f.config();
+  std::vector<const SqlQuery*> queries = {&f.query()};
+  for (const SqlQuery& q : f.child_queries()) queries.push_back(&q);
+  const std::string setting = c.db_charset.empty() ? "set charset = utf8mb4 in [database]"
+                                                   : "set db_charset = utf8mb4 in [feed " + c.name + "]";
+  for (const SqlQuery* q : queries) {
+    const std::string connection = q->charset.empty() ? db.config().charset : q->charset;
+    for (const SourceColumn& col : db.SourceColumns(*q)) {
+      if (col.charset.empty() || ConnectionHolds(connection, col.charset)) continue;
+      const int line = q->LineOfWord(col.name, "as") ? q->LineOfWord(col.name, "as") : q->LineOfWord(col.name);
+      report->findings.push_back(
+          {true, q->file + (line ? ":" + std::to_string(line) : ""),
+           Label(c) + ": column " + col.name + (col.origin.empty() ? "" : " (" + col.origin + ")") + " is " +
+               col.charset + " but the connection is " + connection + ": characters " + connection +
+               " lacks would arrive as '?'",
+           setting + ": a utf8mb4 connection carries every character (the feed's encoding stays as it is)"});
+    }
+  }
+}
+
+// Renders the first `n` rows of `f` as one document (a part of a set, a
+// page of a feed) into `out`.
+RenderReport RenderFirst(Feed& f, Database& db, const Clock& clock, size_t n, Sink& out) {
+  const std::string now = Now(f, clock);
+  std::unique_ptr<ChunkReader> reader = f.Reader(db, f.RunParams("", now), /*stream=*/false);
+  KeysetRows rows(*reader, f.keyset(), f.keyset().First(""), std::nullopt, std::max<size_t>(n, 1));
+  DocumentRenderer renderer(f.tmpl(), rows, Limits{n, 0}, f.lastmod_column());
+  DocumentValues doc;
+  doc.name = f.config().name;
+  doc.date = doc.updated = now;
+  return renderer.Segment(out, doc, [&](const RenderReport& r, DocumentValues* d) {
+    if (r.more && !f.config().continue_param.empty()) {
+      d->more = true;
+      d->continue_token = "sample-token";  // the real one is opaque text of this form
+    }
+  });
+}
+
+// The line of `template_file` where <element first opens; 0 when it does not.
+int TemplateLine(const std::string& template_file, const std::string& element) {
+  if (element.empty()) return 0;
+  std::string text;
+  try {
+    text = ReadSiteFile(template_file);
+  } catch (const FeedError&) {
+    return 0;
+  }
+  for (size_t at = text.find("<" + element); at != std::string::npos; at = text.find("<" + element, at + 1)) {
+    const size_t end = at + 1 + element.size();
+    if (end < text.size() && (text[end] == '>' || text[end] == ' ' || text[end] == '/' || text[end] == '\n')) {
+      return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    }
+  }
+  return 0;
+}
+
+// What to do about a fault of a sample, by what it is about.
+std::string SampleTodo(const FormatFault& fault, bool text_sitemap, const std::string& feed) {
+  static const std::map<std::string, std::string> sitemap = {
+      {"loc",
+       "write an absolute http(s) URL of 12 to 2,048 characters in <loc> ({loc|url}, and feed:require=\"loc:url\" "
+       "leaves out a row without one)"},
+      {"lastmod",
+       "write <lastmod> as a W3C date, YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm ({lastmod|rfc3339} of a "
+       "DATETIME column)"},
+      {"changefreq", "write one of always, hourly, daily, weekly, monthly, yearly or never in <changefreq>"},
+      {"priority", "write a number from 0.0 to 1.0 in <priority>"},
+  };
+  if (text_sitemap) {
+    return "write one absolute http(s) URL per line and nothing else ({loc|url}, and feed:require=\"loc:url\" leaves "
+           "out a row without one)";
+  }
+  if (fault.what.find("sitemaps.org") != std::string::npos) {
+    auto it = sitemap.find(fault.element);
+    return it != sitemap.end() ? it->second
+                               : "write only what the sitemaps.org protocol allows: <url> with <loc> and optionally "
+                                 "<lastmod>, <changefreq>, <priority>, in that order";
+  }
+  if (fault.what.find("declaration") != std::string::npos || fault.what.find(" are not ") != std::string::npos) {
+    return "leave the XML declaration to the engine (it names the feed's encoding) and set encoding in [feed " + feed +
+           "] to what the format wants";
+  }
+  return "fix the template: one root element around the feed:each element, every namespace prefix declared";
+}
+
+// Checks `doc` (a sample of `f`, or the index of a set: `f` null) against
+// its format's rules; a finding per fault, at the template's line of the
+// element when there is one.
+void CheckDocument(const std::string& doc, const std::string& encoding, bool text_sitemap, const std::string& label,
+                   const std::string& name, const std::string& template_file, size_t rows, CheckReport* report) {
+  const std::vector<FormatFault> faults = text_sitemap ? CheckTextSitemap(doc) : CheckXmlDocument(doc, encoding);
+  for (const FormatFault& fault : faults) {
+    const int line = TemplateLine(template_file, fault.element);
+    report->findings.push_back({true, template_file + (line ? ":" + std::to_string(line) : ""),
+                                label + ": its sample (" + std::to_string(rows) + " rows rendered) " +
+                                    (text_sitemap ? "breaks the text sitemap rules: " : "breaks its format's rules: ") +
+                                    fault.what +
+                                    (fault.line ? " (line " + std::to_string(fault.line) + " of the sample)" : ""),
+                                SampleTodo(fault, text_sitemap, name)});
+  }
+}
+
+// What a feed's sample needs to know about the feed's place in the config.
+struct SampleRole {
+  MsnFeed* msn = nullptr;     // an MSN feed: rendered its own way
+  bool set_section = false;   // a part of a set: an empty one is never served
+  bool text_sitemap = false;  // a part of a text set
+  std::string newest;         // out: the sample's newest lastmod (for the index)
+  size_t rows = 0;            // out: rows written
+};
+
+void CheckSample(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt, SampleRole* role,
+                 CheckReport* report) {
+  StringSink out;
+  const RenderReport r = role->msn ? role->msn->RenderSample(db, clock, opt.sample_render, out)
+                                   : RenderFirst(f, db, clock, opt.sample_render, out);
+  role->rows = r.rows;
+  role->newest = r.newest;
+  if (role->set_section && r.rows == 0) return;  // a set does not serve an empty part
+  CheckDocument(out.data, CharsetName(f.tmpl().charset()), role->text_sitemap, Label(f.config()),
+                f.config().name, f.config().template_file, r.rows, report);
+}
+
+void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt, SampleRole* role,
+              CheckReport* report) {
   const std::string& name = f.config().name;
   try {
     f.Bind(db);
+    CheckCharsets(f, db, report);
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kUnavailable) throw;
-    report->findings.push_back(FromError(e, f.config().query_file, "fix the mapping of [feed " + name + "]"));
+    report->findings.push_back(FindingOf(e, f.config().query_file, "fix the mapping of " + Label(f.config())));
     return;
   }
   // The query for real: rows, and what the template's rules leave out.
@@ -125,13 +251,13 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
   for (const auto& [rule, ids] : u.rules) {
     const size_t n = u.counts.at(rule);
     report->findings.push_back({false, f.config().template_file,
-                                "[feed " + name + "]: " + std::to_string(n) + " of " + std::to_string(u.keys.size()) +
+                                Label(f.config()) + ": " + std::to_string(n) + " of " + std::to_string(u.keys.size()) +
                                     " rows read break " + rule + " and are left out (" + Keys(ids, n) + ")",
                                 "fix those rows in the board, or map the field so that they pass"});
   }
   if (u.repeats) {
     report->findings.push_back({true, f.config().query_file,
-                                "[feed " + name + "]: " + std::to_string(u.repeats) +
+                                Label(f.config()) + ": " + std::to_string(u.repeats) +
                                     " rows repeat the keyset of the row before (" + Fields(f) + " = " +
                                     Keys(u.repeated, u.repeats) +
                                     "): a join repeats rows (one row per language, a category listed twice)",
@@ -140,11 +266,18 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
   }
   if (u.backs) {
     report->findings.push_back({true, f.config().query_file,
-                                "[feed " + name + "]: " + std::to_string(u.backs) + " rows come before the row before (" +
+                                Label(f.config()) + ": " + std::to_string(u.backs) + " rows come before the row before (" +
                                     Fields(f) + " = " + Keys(u.backwards, u.backs) + ")",
                                 "ORDER BY the keyset fields (" + Fields(f) + "), in that order"});
   }
-  if (!opt.deep || u.repeats || u.backs) return;
+  if (u.repeats || u.backs) return;
+  try {
+    CheckSample(f, db, clock, opt, role, report);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) throw;
+    report->findings.push_back(FindingOf(e, f.config().template_file, "fix the mapping of " + Label(f.config())));
+  }
+  if (!opt.deep) return;
 
   // The walk a robot makes, with many chunk edges, against the one read.
   std::vector<std::string> paged = ReadPaged(f, db, clock, opt.deep_fetch, &report->findings);
@@ -170,6 +303,21 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
 }
 
 }  // namespace
+
+Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::string todo) {
+  Finding f;
+  std::string msg = e.what();
+  const size_t colon = msg.find(": ");
+  if (colon != std::string::npos && msg.rfind('/', colon) != std::string::npos) {
+    f.where = msg.substr(0, colon);
+    f.what = msg.substr(colon + 2);
+  } else {
+    f.where = fallback_where;
+    f.what = msg;
+  }
+  f.todo = std::move(todo);
+  return f;
+}
 
 std::string Finding::Line() const {
   return where + ": " + (error ? "" : "warning: ") + what + (todo.empty() ? "" : "; " + todo);
@@ -213,15 +361,64 @@ std::string CheckReport::Json() const {
   return s + "]}";
 }
 
-CheckReport CheckFeeds(const std::vector<Feed*>& feeds, Database& db, const Clock& clock, const CheckOptions& options) {
+bool ConnectionHolds(std::string_view connection, std::string_view column) {
+  auto is = [](std::string_view cs, std::initializer_list<std::string_view> names) {
+    for (std::string_view n : names) {
+      if (EqualsNoCase(cs, n)) return true;
+    }
+    return false;
+  };
+  if (EqualsNoCase(connection, column) || is(column, {"binary", "ascii"})) return true;
+  if (is(connection, {"utf8mb4", "utf16", "utf16le", "utf32"})) return true;  // every character
+  if (is(connection, {"utf8", "utf8mb3", "ucs2"})) {
+    // The Basic Multilingual Plane: all but 4-byte characters (emoji, rare CJK).
+    return !is(column, {"utf8mb4", "utf16", "utf16le", "utf32"});
+  }
+  return false;  // a single-byte set holds only itself (and ASCII)
+}
+
+CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& clock, const CheckOptions& options) {
   CheckReport report;
-  for (Feed* f : feeds) {
-    ++report.feeds;
-    try {
-      CheckOne(*f, db, clock, options, &report);
-    } catch (const FeedError& e) {
+  std::map<const Feed*, SampleRole> roles;
+  for (MsnFeed* m : targets.msn) roles[&m->feed()].msn = m;
+  for (DocumentSet* s : targets.sets) {
+    for (Feed* f : targets.feeds) {
+      for (const std::string& section : s->config().sections) {
+        if (f->config().name != section) continue;
+        roles[f].set_section = true;
+        roles[f].text_sitemap = s->config().format == Format::kText;
+      }
+    }
+  }
+  try {
+    for (Feed* f : targets.feeds) {
+      ++report.feeds;
+      const size_t errors = report.errors();
+      CheckOne(*f, db, clock, options, &roles[f], &report);
+      if (report.errors() != errors) roles[f].rows = 0;  // no index entry for a broken section
+    }
+    // Each XML set's index, listing the first part of each section that has
+    // rows (as the live index lists only parts that have).
+    for (DocumentSet* s : targets.sets) {
+      if (s->config().format != Format::kXml) continue;
+      std::vector<std::pair<std::string, std::string>> parts;
+      for (Feed* f : targets.feeds) {
+        const SampleRole& role = roles[f];
+        for (const std::string& section : s->config().sections) {
+          if (f->config().name == section && role.rows > 0) parts.emplace_back(s->PartName(section, 1), role.newest);
+        }
+      }
+      if (parts.empty()) continue;
+      StringSink out;
+      s->RenderIndex(parts, out);
+      CheckDocument(out.data, "UTF-8", false, "[set " + s->config().name + "] index", s->config().name,
+                    s->config().template_file, parts.size(), &report);
+    }
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) {
       report.findings.push_back({true, "[database]", e.what(), "start the database, or fix [database] in the config"});
-      break;  // the others would say the same
+    } else {
+      report.findings.push_back(FindingOf(e, "[config]", "fix the mapping"));
     }
   }
   return report;

@@ -1,20 +1,28 @@
 // `feed.fcgi check`: proves a mapping before robots see it. Every feed's
 // queries run for real on a sample (or, deep, on everything), and what a
 // site owner plausibly gets wrong is reported as a finding: a query the
-// database refuses (at the file's own line), a template field or keyset
-// the query lacks, rows a template rule would leave out (by rule, with the
-// first ids), and, deep, the keyset walk compared with one unpaged read:
-// a row lost at a chunk's edge (a wrong tie-break), a row repeated (a 1:N
-// join), a row out of order.
+// database refuses (at the file's own line: a syntax error, a collation
+// clash, a missing table), a template field or keyset the query lacks, a
+// result column whose character set the connection's cannot hold (its
+// characters would arrive as '?'), rows a template rule would leave out
+// (by rule, with the first ids), a sample of each feed, set index and MSN
+// feed rendered and checked against its format's rules (format_rules.h),
+// and, deep, the keyset walk compared with one unpaged read: a row lost at
+// a chunk's edge (a wrong tie-break), a row repeated (a 1:N join), a row
+// out of order.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "clock.h"
 #include "database.h"
+#include "document_set.h"
+#include "error.h"
 #include "feed.h"
+#include "msn_feed.h"
 
 namespace feed {
 
@@ -30,6 +38,16 @@ struct CheckOptions {
   bool deep = false;
   size_t sample_rows = 2000;  // rows read per feed when not deep
   size_t deep_fetch = 7;      // rows per chunk of the deep walk: many chunk edges
+  size_t sample_render = 50;  // rows rendered into each feed's sample document
+};
+
+// What check looks at: every feed section; the sets, whose indexes are
+// rendered too and whose text sets' sections are text sitemaps; the MSN
+// feeds among the feeds, rendered their own way (MsnFeed::RenderSample).
+struct CheckTargets {
+  std::vector<Feed*> feeds;
+  std::vector<DocumentSet*> sets;
+  std::vector<MsnFeed*> msn;
 };
 
 struct CheckReport {
@@ -39,8 +57,17 @@ struct CheckReport {
   std::string Json() const;
 };
 
-// Checks each of `feeds` against `db`. Never throws for what it finds; a
-// database that cannot be reached is a finding too.
-CheckReport CheckFeeds(const std::vector<Feed*>& feeds, Database& db, const Clock& clock, const CheckOptions& options);
+// A FeedError whose message starts "FILE:LINE: " or "FILE: " (a path) as
+// a finding at that place, else at `fallback_where`.
+Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::string todo);
+
+// Checks each of the targets against `db`. Never throws for what it finds;
+// a database that cannot be reached is a finding too.
+CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& clock, const CheckOptions& options);
+
+// True when a connection in character set `connection` carries every
+// character a column in `column` can hold (names as the server gives them;
+// utf8 is utf8mb3). binary and ascii columns fit any connection.
+bool ConnectionHolds(std::string_view connection, std::string_view column);
 
 }  // namespace feed

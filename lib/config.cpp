@@ -638,6 +638,7 @@ FeedConfig FullWalkOf(const FeedConfig& f) {
   w.query_full_file.clear();
   w.state_query_full_file.clear();
   w.keyset_full.clear();
+  w.full_walk = true;
   return w;
 }
 

@@ -174,6 +174,7 @@ struct FeedConfig {
   std::string query_full_file;           // query_full = FILE
   std::string state_query_full_file;     // state_query_full = FILE: required with state_query
   std::vector<std::string> keyset_full;  // keyset_full = FIELDS; default: the keyset's last field
+  bool full_walk = false;                // this is FullWalkOf a feed's config
 };
 
 // The feed that walks `f`'s full dump: `f` with query_full, its state

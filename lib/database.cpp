@@ -177,6 +177,33 @@ std::vector<Column> Database::Describe(const SqlQuery& query) {
   }
 }
 
+std::vector<SourceColumn> Database::SourceColumns(const SqlQuery& query) {
+  const std::string charset = query.charset.empty() ? config_.charset : query.charset;
+  // A session key no charset has: this session's results are never read.
+  Session& s = sessions_["source " + charset];
+  const bool fresh = !s.conn;
+  sql::Connection* c = Connection(s, charset);
+  try {
+    if (fresh) std::unique_ptr<sql::Statement>(c->createStatement())->execute("SET character_set_results = NULL");
+    std::unique_ptr<sql::PreparedStatement> ps(c->prepareStatement(query.text));
+    sql::ResultSetMetaData* md = ps->getMetaData();
+    std::vector<SourceColumn> cols;
+    for (unsigned i = 1; i <= md->getColumnCount(); ++i) {
+      SourceColumn col{std::string(md->getColumnLabel(i)), std::string(md->getColumnCharset(i)), ""};
+      const std::string table(md->getTableName(i)), name(md->getColumnName(i));
+      if (!table.empty() && !name.empty()) col.origin = table + "." + name;
+      cols.push_back(std::move(col));
+    }
+    return cols;
+  } catch (const sql::SQLException& e) {
+    if (IsConnectionError(e)) {
+      Disconnect();
+      throw Lost(e);
+    }
+    throw InternalError(query.Where(e.what()) + "the database refuses the query: " + e.what());
+  }
+}
+
 namespace {
 
 const SqlValue& ParamValue(const SqlQuery& query, const SqlParams& params, size_t i) {

@@ -37,6 +37,14 @@ struct Column {
   ColumnType type;
 };
 
+// A result column as the server holds it, before the connection converts
+// it to the connection's character set.
+struct SourceColumn {
+  std::string name;     // the label
+  std::string charset;  // its character set ("utf8mb4", "cp1251"; "binary" for numbers, dates and BLOBs; "" unknown)
+  std::string origin;   // "table.column" when the column is a table's (or a view's) own, else ""
+};
+
 // Values bound to named parameters: integers or text (datetimes as
 // "YYYY-MM-DD HH:MM:SS" text).
 using SqlValue = std::variant<int64_t, std::string>;
@@ -87,6 +95,14 @@ class Database {
 
   // The columns `query` returns (prepares it; connects if needed).
   std::vector<Column> Describe(const SqlQuery& query);
+
+  // The result columns of `query` with the character set each has at the
+  // server. Prepared on a session of its own whose character_set_results
+  // is NULL: the server then describes every column in its own charset
+  // (a table's column in the table's, an expression in the one it
+  // derives), not in the connection's, which it would otherwise convert
+  // it to.
+  std::vector<SourceColumn> SourceColumns(const SqlQuery& query);
 
   // Runs `query` as a prepared statement with every parameter it names
   // taken from `params` (a name it uses but `params` lacks throws

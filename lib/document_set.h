@@ -70,13 +70,14 @@ class DocumentSet {
   // The stored plan of a section, refreshed first when it is missing, made
   // for another mapping, or (with `refresh`) older than refresh_seconds.
   PartPlan Plan(Database& db, const Clock& clock, size_t section, bool refresh);
+  // The index document for these parts (name, lastmod as the lastmod
+  // column gives it, "" for none), into `out`. REQUIRES: an XML set.
+  RenderReport RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts, Sink& out) const;
 
  private:
   size_t SectionIndex(const std::string& name) const;
   Limits PartLimits(const Feed& f) const;
   std::string PlanIdentity(const Feed& f) const;
-  // The index document for these parts (name, lastmod), into `out`.
-  RenderReport RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts, Sink& out) const;
 
   SetConfig config_;
   std::vector<Feed*> sections_;

@@ -72,6 +72,11 @@ class Feed {
   void Bind(Database& db, const std::vector<std::string>& engine_fields = {});
   // The query's result columns (after Bind).
   const std::vector<Column>& columns() const { return columns_; }
+  // The rows' SQL, and each child query's with its config, in the
+  // template's Children() order (check reads them).
+  const SqlQuery& query() const { return query_; }
+  const std::vector<SqlQuery>& child_queries() const { return child_queries_; }
+  const std::vector<ChildConfig>& child_configs() const { return child_configs_; }
 
   // The values every query of a run binds: :site_KEY, :since, :now.
   SqlParams RunParams(const std::string& since, const std::string& now) const;

@@ -183,6 +183,47 @@ SyncReport MsnFeed::Sync(Database& db, const Clock& clock, bool only_if_stale,
   return SyncLocked(db, store, now, after_batch);
 }
 
+RenderReport MsnFeed::RenderListing(std::vector<std::vector<std::optional<std::string>>> served, UnixTime now,
+                                    UnixTime newest, Sink& out) const {
+  const FeedConfig& c = feed_.config();
+  std::vector<Column> row_cols = feed_.columns();
+  for (const std::string& f : EngineFields()) row_cols.push_back({f, ColumnType::kText});
+  row_cols.push_back({" rank", ColumnType::kInteger});
+  Keyset rank({" rank"}, Direction::kAscending);
+  MemoryChunks chunks(row_cols, std::move(served), rank);
+  KeysetRows rows(chunks, rank, rank.First(""), std::nullopt, SIZE_MAX);
+  DocumentRenderer renderer(feed_.tmpl(), rows, Limits{0, 0});
+  DocumentValues doc;
+  doc.name = c.name;
+  doc.date = FormatSqlDateTime(feed_.zone().FromUnix(now - c.settle_seconds));
+  doc.updated = FormatSqlDateTime(feed_.zone().FromUnix(newest ? newest : now));
+  return renderer.Segment(out, doc);
+}
+
+RenderReport MsnFeed::RenderSample(Database& db, const Clock& clock, size_t items, Sink& out) {
+  Bind(db);
+  const UnixTime now = clock.Now();
+  const size_t columns = feed_.columns().size();
+  std::unique_ptr<ChunkReader> reader =
+      feed_.Reader(db, feed_.RunParams("", FormatSqlDateTime(feed_.zone().FromUnix(now))), /*stream=*/false);
+  KeysetRows board(*reader, feed_.keyset(), feed_.keyset().First(""), std::nullopt, std::max<size_t>(items, 1));
+  std::vector<std::vector<std::optional<std::string>>> served;
+  while (served.size() < items && board.Next()) {
+    const Rows& r = board.row();
+    std::vector<std::optional<std::string>> row(columns);
+    for (size_t i = 0; i < columns; ++i) {
+      if (!r.IsNull(i)) row[i] = std::string(r.Get(i));
+    }
+    // As if new now: an item that ran out shows as a take-down would.
+    row.push_back(Guid(board.position()[0]));
+    row.push_back(Instant(now));
+    row.push_back(Instant(BoardRows::End(r, ends_column_, feed_.zone())));
+    row.push_back(std::to_string(served.size() + 1));
+    served.push_back(std::move(row));
+  }
+  return RenderListing(std::move(served), now, now, out);
+}
+
 void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report) {
   const FeedConfig& c = feed_.config();
   // The feed takes no parameters; a malformed query string is still a 400.
@@ -190,9 +231,7 @@ void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Respon
   Bind(db);
   ItemStateStore store(state_db_, c.name);
 
-  // Rows as the template sees them: the query's columns, then the engine's
-  // fields, then the rank that keeps the listing's order through the
-  // renderer.
+  // Rows as the template sees them (RenderListing).
   const std::vector<Column>& cols = feed_.columns();
   using Row = MemoryChunks::Row;
   std::vector<Row> served;
@@ -278,21 +317,10 @@ void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Respon
     report->complete = true;
     return;
   }
-  std::vector<Column> row_cols = cols;
-  for (const std::string& f : EngineFields()) row_cols.push_back({f, ColumnType::kText});
-  row_cols.push_back({" rank", ColumnType::kInteger});
-  Keyset rank({" rank"}, Direction::kAscending);
-  MemoryChunks chunks(row_cols, std::move(served), rank);
-  KeysetRows rows(chunks, rank, rank.First(""), std::nullopt, SIZE_MAX);
-  DocumentRenderer renderer(feed_.tmpl(), rows, Limits{0, 0});
-  DocumentValues doc;
-  doc.name = c.name;
-  doc.date = FormatSqlDateTime(feed_.zone().FromUnix(now - c.settle_seconds));
-  doc.updated = FormatSqlDateTime(feed_.zone().FromUnix(newest ? newest : now));
   StartingSink body(resp, head, gzip);
   const size_t skipped_sync = report->skipped;
   std::vector<std::string> sync_items = std::move(report->skipped_items);
-  static_cast<RenderReport&>(*report) = renderer.Segment(body, doc);
+  static_cast<RenderReport&>(*report) = RenderListing(std::move(served), now, newest, body);
   report->skipped += skipped_sync;
   for (std::string& s : sync_items) report->skipped_items.push_back(std::move(s));
   if (!resp.started()) resp.Start(head, gzip);

@@ -78,6 +78,12 @@ class MsnFeed {
   SyncReport Sync(Database& db, const Clock& clock, bool only_if_stale,
                   const std::function<void(size_t)>& after_batch = nullptr);
 
+  // Renders into `out` the document a fetch would give if the first
+  // `items` rows the query returns were all new now (guid from the id,
+  // modified now, expires from `ends`), without reading or writing the
+  // item state: check's sample of the format. Throws as Bind and the
+  // query do.
+  RenderReport RenderSample(Database& db, const Clock& clock, size_t items, Sink& out);
   // Serves one GET or HEAD request, as DocumentFeed::Serve does.
   void Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report);
 
@@ -90,6 +96,11 @@ class MsnFeed {
   class Lock;
   SyncReport SyncLocked(Database& db, ItemStateStore& store, UnixTime now,
                         const std::function<void(size_t)>& after_batch);
+  // The document of `served` rows (the query's columns, the engine's
+  // fields, a rank that keeps their order), as of `now`, the newest change
+  // `newest` (0: none).
+  RenderReport RenderListing(std::vector<std::vector<std::optional<std::string>>> served, UnixTime now, UnixTime newest,
+                             Sink& out) const;
   std::string Guid(int64_t id) const { return feed_.config().guid_prefix + std::to_string(id); }
 
   Feed& feed_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ascii.h"
 #include "config.h"
 #include "error.h"
 
@@ -23,7 +24,56 @@ std::string SqlQuery::Where(std::string_view server_message) const {
     }
     if (i > at + 8 && n > 0) return file + ":" + std::to_string(first_line + n - 1) + ": ";
   }
+  // A message that names a word of the statement: "Illegal mix of
+  // collations (...) and (...) for operation 'like'", "Table 'board.ads'
+  // doesn't exist", "Unknown column 'l.titel' in 'field list'".
+  for (std::string_view lead : {"for operation '", "Table '", "Unknown column '"}) {
+    const size_t at = server_message.find(lead);
+    if (at == std::string_view::npos) continue;
+    const size_t from = at + lead.size(), to = server_message.find('\'', from);
+    if (to == std::string_view::npos) continue;
+    std::string_view word = server_message.substr(from, to - from);
+    if (const size_t dot = word.rfind('.'); dot != std::string_view::npos) word.remove_prefix(dot + 1);
+    const int line = LineOfWord(word);
+    if (line > 0) return file + ":" + std::to_string(line) + ": ";
+  }
   return file + ": ";
+}
+
+int SqlQuery::LineOfWord(std::string_view word, std::string_view after) const {
+  if (word.empty() || !std::all_of(word.begin(), word.end(), IsNameChar)) return 0;
+  int line = 1;
+  std::string_view previous;  // the word before, with nothing but spaces and quotes between
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (c == '\'' || c == '"') {  // a literal (comments are already gone from text)
+      previous = {};
+      for (++i; i < text.size(); ++i) {
+        if (text[i] == '\n') ++line;
+        if (text[i] == '\\') {
+          if (i + 1 < text.size() && text[i + 1] == '\n') ++line;
+          ++i;
+        } else if (text[i] == c) {
+          break;
+        }
+      }
+      ++i;
+      continue;
+    }
+    if (IsNameChar(c)) {
+      size_t j = i;
+      while (j < text.size() && IsNameChar(text[j])) ++j;
+      const std::string_view here = std::string_view(text).substr(i, j - i);
+      if (EqualsNoCase(here, word) && (after.empty() || EqualsNoCase(previous, after))) return line;
+      previous = here;
+      i = j;
+      continue;
+    }
+    if (!IsAsciiSpace(c) && c != '`') previous = {};
+    ++i;
+  }
+  return 0;
 }
 
 int SqlQuery::LineOf(std::string_view name) const {

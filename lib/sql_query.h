@@ -24,8 +24,18 @@ struct SqlQuery {
   int first_line = 1;
 
   // "FILE:LINE: " for a server message that names a line of the statement
-  // ("... near 'FORM ads' at line 3"), else "FILE: ".
+  // ("... near 'FORM ads' at line 3") or a word that stands in it: an
+  // operation ("Illegal mix of collations ... for operation 'like'": the
+  // line of the first LIKE), a table ("Table 'board.ads' doesn't exist")
+  // or a column ("Unknown column 'l.titel' in 'field list'"); else
+  // "FILE: ".
   std::string Where(std::string_view server_message) const;
+
+  // The file's line where `word` (letters, digits and '_') first stands as
+  // a whole word, in any case, outside string literals and comments (and,
+  // with `after`, right after the word `after`: "AS title"); 0 when it
+  // does not.
+  int LineOfWord(std::string_view word, std::string_view after = {}) const;
 
   bool Uses(std::string_view name) const;
   // The file's line where :name first stands (first_line when it does not).

@@ -19,6 +19,7 @@ PACKAGES=(
     libfcgi-dev                 # FastCGI (fcgiapp.h, -lfcgi)
     libmysqlcppconn-dev         # MySQL Connector/C++ 1.1 (-lmysqlcppconn)
     libtinyxml2-dev             # templates (-ltinyxml2)
+    libxml2-dev                 # check: sitemaps against the sitemaps.org XSDs (-lxml2)
     zlib1g-dev                  # gzip output (-lz)
     libgtest-dev                # googletest (-lgtest -lgtest_main)
     mariadb-server mariadb-client   # private test database

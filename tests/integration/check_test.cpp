@@ -4,8 +4,12 @@
 // gives none.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "test_env.h"
 
@@ -29,16 +33,43 @@ CheckRun Check(const std::string& config, const std::string& flags) {
   return r;
 }
 
-// The sample Yads query with `from` replaced by `to` (a sed expression's
-// two sides), as a config of its own.
-std::string BrokenYads(const std::string& from, const std::string& to) {
-  const std::string sql = testing::WriteSampleConfig() + ".sql";
-  std::string text = Slurp(Env("FEED_TEST_ROOT") + "/sql/sample-yads.sql");
+// A copy of the file at `path` (under FEED_TEST_ROOT) with `from`
+// replaced by `to`, written beside a temp file; returns its path.
+std::string Edited(const std::string& path, const std::string& from, const std::string& to, const std::string& ext) {
+  const std::string out = testing::WriteSampleConfig() + ext;
+  std::string text = Slurp(Env("FEED_TEST_ROOT") + "/" + path);
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
-  std::ofstream(sql) << text;
-  return testing::WriteSampleConfig({{"query", sql}});
+  std::ofstream(out) << text;
+  return out;
+}
+
+// The sample Yads query with `from` replaced by `to` (a sed expression's
+// two sides), as a config of its own, with `more` keys for [feed yads].
+std::string BrokenYads(const std::string& from, const std::string& to, std::map<std::string, std::string> more = {}) {
+  more["query"] = Edited("sql/sample-yads.sql", from, to, ".sql");
+  return testing::WriteSampleConfig(more);
+}
+
+// The findings of a check's output that are errors.
+std::vector<std::string> Errors(const std::string& out) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(": [feed ") != std::string::npos || line.find(": [set ") != std::string::npos) {
+      if (line.find(": warning: ") == std::string::npos) lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+// The line of `file` (under FEED_TEST_ROOT) where `text` first stands.
+int LineOf(const std::string& file, const std::string& text) {
+  const std::string s = Slurp(Env("FEED_TEST_ROOT") + "/" + file);
+  const size_t at = s.find(text);
+  EXPECT_NE(at, std::string::npos) << text;
+  return at == std::string::npos ? 0 : 1 + static_cast<int>(std::count(s.begin(), s.begin() + at, '\n'));
 }
 
 class CheckIntegration : public ::testing::Test {
@@ -61,6 +92,253 @@ TEST_F(CheckIntegration, TheShippedMappingHasNoError) {
   EXPECT_NE(r.out.find("warning: [feed yads]: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("break id:alnum and are left out ("), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("break id:maxlen=32 and are left out ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("would arrive as '?'"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("its sample"), std::string::npos) << r.out;
+}
+
+// db_charset = cp1251 copied from the example config onto the sample
+// board's utf8mb4 tables (Cyrillic and CJK text): every text column the
+// query returns is named, at its line, with the setting to change; numbers
+// and dates are not.
+TEST_F(CheckIntegration, ANarrowConnectionCharsetIsNamedWithTheColumnAndTheSetting) {
+  testing::Mariadb("UPDATE listing SET title = 'Квартира 東京 ☃' WHERE id = 1");
+  CheckRun r = Check(testing::WriteSampleConfig({{"db_charset", "cp1251"}}), "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  // The text columns of sql/sample-yads.sql (listing and region are utf8mb4).
+  const std::set<std::string> text_columns = {"id",    "title", "body", "author", "town",
+                                              "phone", "email", "icq",  "photo",  "url"};
+  std::set<std::string> named;
+  for (const std::string& line : Errors(r.out)) {
+    const size_t at = line.find("]: column ");
+    ASSERT_NE(at, std::string::npos) << "only charset findings: " << line;
+    const std::string column = line.substr(at + 10, line.find(' ', at + 10) - at - 10);
+    named.insert(column);
+    EXPECT_NE(line.find(" is utf8mb4 but the connection is cp1251: characters cp1251 lacks would arrive as '?'; "
+                        "set db_charset = utf8mb4 in [feed yads]"),
+              std::string::npos)
+        << line;
+  }
+  EXPECT_EQ(named, text_columns) << r.out;
+  EXPECT_NE(r.out.find(".sql:" + std::to_string(LineOf("sql/sample-yads.sql", "l.title")) +
+                       ": [feed yads]: column title (listing.title) is utf8mb4"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(": [feed yads]: column town (region.name) is utf8mb4"), std::string::npos) << r.out;
+  // The same tables through utf8mb4 (the shipped mapping): nothing.
+  CheckRun fine = Check(testing::WriteSampleConfig(), "");
+  EXPECT_EQ(fine.status, 0) << fine.out;
+  EXPECT_EQ(fine.out.find("would arrive as '?'"), std::string::npos) << fine.out;
+}
+
+// A Cyrillic LIKE whose literal carries the connection's cp1251 collation
+// against the utf8mb4 tables: the server refuses the query ("Illegal mix
+// of collations ... for operation 'like'"), which check shows at the line
+// of the LIKE. (MariaDB converts a plain cp1251 literal to utf8mb4; the
+// clash comes with the cp1251 collation the old cp1251 query named.)
+TEST_F(CheckIntegration, ACollationClashIsAFindingAtTheLineOfItsOperation) {
+  const std::string config =
+      BrokenYads(" WHERE l.status = 'active'\n",
+                 " WHERE l.status = 'active'\n   AND l.title NOT LIKE '%Москва%' COLLATE cp1251_general_ci\n",
+                 {{"db_charset", "cp1251"}});
+  CheckRun r = Check(config, "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  const int like = LineOf("sql/sample-yads.sql", " WHERE l.status = 'active'") + 1;
+  EXPECT_NE(r.out.find(".sql:" + std::to_string(like) + ": the database refuses the query: Illegal mix of collations"),
+            std::string::npos)
+      << like << "\n"
+      << r.out;
+}
+
+// value.changefreq and value.priority outside what sitemaps.org allows: the
+// rendered sample fails sitemap.xsd, a finding at the template's line.
+TEST_F(CheckIntegration, AnInvalidSitemapIsAFindingAtTheTemplatesLine) {
+  const std::string config = testing::WriteConfig(
+      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = ads\n"
+      "publish_url = http://doska.example/feeds\n"
+      "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\nquery = @ROOT@/sql/sample-sitemap-ads.sql\n"
+      "keyset = id\nlastmod = lastmod\nvalue.changefreq = sometimes\nvalue.priority = 2.0\n");
+  CheckRun r = Check(config, "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  const std::string tmpl = Env("FEED_TEST_ROOT") + "/templates/sitemap.xml";
+  EXPECT_NE(r.out.find(tmpl + ":" + std::to_string(LineOf("templates/sitemap.xml", "<changefreq")) +
+                       ": [feed ads]: its sample (50 rows rendered) breaks its format's rules: not valid against the "
+                       "sitemaps.org sitemap.xsd: Element 'changefreq': [facet 'enumeration'] The value 'sometimes'"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("; write one of always, hourly, daily, weekly, monthly, yearly or never in <changefreq>"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(tmpl + ":" + std::to_string(LineOf("templates/sitemap.xml", "<priority")) +
+                       ": [feed ads]: its sample (50 rows rendered) breaks its format's rules: not valid against the "
+                       "sitemaps.org sitemap.xsd: Element 'priority': "),
+            std::string::npos)
+      << r.out;
+  // The valid values: no finding, and the index is valid too.
+  CheckRun fine =
+      Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\n"
+                                 "sections = ads\npublish_url = http://doska.example/feeds\n"
+                                 "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\n"
+                                 "query = @ROOT@/sql/sample-sitemap-ads.sql\nkeyset = id\nlastmod = lastmod\n"
+                                 "value.changefreq = weekly\nvalue.priority = 1.0\n"),
+            "");
+  EXPECT_EQ(fine.status, 0) << fine.out;
+  EXPECT_EQ(Errors(fine.out).size(), 0u) << fine.out;
+}
+
+// A lastmod the query gives as text in another form: a malformed date.
+TEST_F(CheckIntegration, AMalformedLastmodIsAFinding) {
+  const std::string sql = Edited("sql/sample-sitemap-ads.sql", "l.updated                                 AS lastmod",
+                                 "DATE_FORMAT(l.updated, '%d.%m.%Y') AS lastmod", ".sql");
+  const std::string tmpl = Edited("templates/sitemap.xml", "{lastmod|rfc3339}", "{lastmod}", ".xml");
+  CheckRun r = Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = "
+                                          "@ROOT@/templates/sitemap-index.xml\nsections = ads\n"
+                                          "publish_url = http://doska.example/feeds\n[feed ads]\ntemplate = " +
+                                          tmpl + "\nquery = " + sql + "\nkeyset = id\n"),
+                     "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("Element 'lastmod': '"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; write <lastmod> as a W3C date"), std::string::npos) << r.out;
+}
+
+// An RSS template that uses the atom: prefix without declaring it: the
+// output is not well-formed XML with namespaces.
+TEST_F(CheckIntegration, OutputThatIsNotWellFormedIsAFinding) {
+  const std::string tmpl = Edited("templates/rss.xml", "xmlns:atom=\"http://www.w3.org/2005/Atom\"", "", ".xml");
+  CheckRun r =
+      Check(testing::WriteConfig("[feed rss]\npath = /rss\ntemplate = " + tmpl +
+                                 "\nquery = @ROOT@/sql/sample-recent-ads.sql\norder = desc\n"
+                                 "keyset = published id_key\nmax_items = 50\nvalue.self = http://x.example/rss\n"),
+            "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(tmpl + ":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[feed rss]: its sample (50 rows rendered) breaks its format's rules: not well-formed XML: "
+                       "Namespace prefix atom on link is not defined"),
+            std::string::npos)
+      << r.out;
+}
+
+// A missing [site] key, a missing table: findings at the file's own line,
+// in the same form as the others (the first stops the program at start).
+TEST_F(CheckIntegration, AMissingSiteKeyAndAMissingTableAreFindingsAtTheirLine) {
+  const std::string config = BrokenYads("CONCAT(:site_url, '/ad/'", "CONCAT(:site_home, '/ad/'");
+  const int line = LineOf("sql/sample-yads.sql", "CONCAT(:site_url, '/ad/'");
+  CheckRun r = Check(config, "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(".sql:" + std::to_string(line) + ": the config's [site] has no key 'home' (the query uses "
+                       ":site_home; add home = ... to [site]); fix it"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(": 0 feeds, 0 rows read: 1 errors, 0 warnings"), std::string::npos) << r.out;
+  CheckRun json = Check(config, "--json");
+  EXPECT_EQ(json.status, 1) << json.out;
+  EXPECT_EQ(json.out.rfind("{\"feeds\": 0, \"rows\": 0, \"errors\": 1, \"findings\": [{\"severity\": \"error\"", 0), 0u)
+      << json.out;
+
+  const std::string table = BrokenYads("LEFT JOIN region r", "LEFT JOIN regions r");
+  CheckRun t = Check(table, "");
+  EXPECT_EQ(t.status, 1) << t.out;
+  EXPECT_NE(t.out.find(".sql:" + std::to_string(LineOf("sql/sample-yads.sql", "LEFT JOIN region r")) +
+                       ": the database refuses the query: Table '" + Env("FEED_TEST_DB") + ".regions' doesn't exist"),
+            std::string::npos)
+      << t.out;
+}
+
+// The rows each template rule leaves out: counted by rule, with the first
+// ids in keyset order, as warnings. Here the sitemap's loc is no URL for
+// the ads whose id is 1 modulo 97 (the test's own statement of which).
+TEST_F(CheckIntegration, RowsATemplateRuleLeavesOutAreCountedWithTheirFirstIds) {
+  const std::string sql = Edited("sql/sample-sitemap-ads.sql", "CONCAT(:site_url, '/ad/', l.ref, '.html') AS loc",
+                                 "IF(l.id % 97 = 1, 'no url', CONCAT(:site_url, '/ad/', l.ref, '.html')) AS loc",
+                                 ".sql");
+  CheckRun r = Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = "
+                                          "@ROOT@/templates/sitemap-index.xml\nsections = ads\n"
+                                          "publish_url = http://doska.example/feeds\n[feed ads]\n"
+                                          "template = @ROOT@/templates/sitemap.xml\nquery = " +
+                                          sql + "\nkeyset = id\nlastmod = lastmod\n"),
+                     "");
+  EXPECT_EQ(r.status, 0) << r.out;
+  const std::string rows = testing::Mariadb("SELECT COUNT(*) FROM listing WHERE status = 'active'");
+  const std::string ids = testing::Mariadb(
+      "SELECT COUNT(*), GROUP_CONCAT(id ORDER BY id SEPARATOR ', ') FROM "
+      "(SELECT id FROM listing WHERE status = 'active' AND id % 97 = 1 ORDER BY id) t");
+  // "N\tid, id, ..." : the count, then every id; the finding shows the first 5.
+  const size_t tab = ids.find('\t');
+  ASSERT_NE(tab, std::string::npos) << ids;
+  const int n = std::stoi(ids.substr(0, tab));
+  ASSERT_GT(n, 5) << ids;
+  std::string first;
+  std::istringstream list(ids.substr(tab + 1));
+  for (int i = 0; i < 5; ++i) {
+    std::string id;
+    std::getline(list, id, ',');
+    first += (i ? ", " : "") + id.substr(id.find_first_not_of(' '));
+  }
+  const std::string want = "warning: [feed ads]: " + std::to_string(n) + " of " + rows.substr(0, rows.find('\n')) +
+                           " rows read break loc:url and are left out (" + first + " and " + std::to_string(n - 5) +
+                           " more)";
+  EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+// The index of a set is rendered too: an index template that writes the
+// parts' lastmod as the database gives it ("2026-11-28 10:00:00") breaks
+// siteindex.xsd.
+TEST_F(CheckIntegration, AnInvalidSitemapIndexIsAFinding) {
+  const std::string tmpl = Edited("templates/sitemap-index.xml", "{lastmod|rfc3339}", "{lastmod}", ".xml");
+  CheckRun r =
+      Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = " + tmpl +
+                                 "\nsections = ads\npublish_url = http://doska.example/feeds\n"
+                                 "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\n"
+                                 "query = @ROOT@/sql/sample-sitemap-ads.sql\nkeyset = id\nlastmod = lastmod\n"),
+            "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(tmpl + ":" + std::to_string(LineOf("templates/sitemap-index.xml", "<lastmod")) +
+                       ": [set sitemap] index: its sample (1 rows rendered) breaks its format's rules: not valid "
+                       "against the sitemaps.org siteindex.xsd: Element 'lastmod': "),
+            std::string::npos)
+      << r.out;
+}
+
+// An MSN feed is rendered as if its first items were new, and its item
+// state is left alone: a template that uses dcterms: without declaring it
+// is a finding, and no item was recorded.
+TEST_F(CheckIntegration, AnMsnFeedsSampleIsCheckedWithoutTouchingItsItemState) {
+  const std::string kItemState =
+      "SELECT (SELECT CONCAT(COUNT(*), ' ', COALESCE(SUM(item_id + modified), 0)) FROM feed_item_state), "
+      "(SELECT CONCAT(COUNT(*), ' ', COALESCE(SUM(synced), 0)) FROM feed_item_sync)";
+  const std::string tmpl = Edited("templates/msn.xml", " xmlns:dcterms=\"http://purl.org/dc/terms/\"", "", ".xml");
+  const std::string before = testing::Mariadb(kItemState);
+  const std::string msn =
+      "[feed msn]\npath = /msn\nquery = @ROOT@/sql/sample-msn.sql\nlifecycle = msn\nkeyset = id\n"
+      "guid_prefix = ad-\nvalue.self = http://x.example/msn\ntemplate = ";
+  CheckRun r = Check(testing::WriteConfig(msn + tmpl + "\n"), "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("[feed msn]: its sample (50 rows rendered) breaks its format's rules: not well-formed XML: "
+                       "Namespace prefix dcterms on modified is not defined"),
+            std::string::npos)
+      << r.out;
+  CheckRun fine = Check(testing::WriteConfig(msn + "@ROOT@/templates/msn.xml\n"), "");
+  EXPECT_EQ(fine.status, 0) << fine.out;
+  EXPECT_EQ(testing::Mariadb(kItemState), before);
+}
+
+// A text sitemap whose query gives paths, not URLs, and whose template
+// does not require a URL.
+TEST_F(CheckIntegration, ATextSitemapLineThatIsNotAnAbsoluteUrlIsAFinding) {
+  const std::string sql = Edited("sql/sample-sitemap-ads.sql", "CONCAT(:site_url, '/ad/', l.ref, '.html')",
+                                 "CONCAT('/ad/', l.ref, '.html')", ".sql");
+  const std::string tmpl = Edited("templates/sitemap-text.xml", " feed:require=\"loc:url\"", "", ".xml");
+  CheckRun r = Check(testing::WriteConfig("[set urls]\npath = /urls.txt\nsections = ad-urls\n"
+                                          "publish_url = http://doska.example/feeds\n[feed ad-urls]\ntemplate = " +
+                                          tmpl + "\nquery = " + sql + "\nformat = text\nkeyset = id\n"),
+                     "");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("[feed ad-urls]: its sample (50 rows rendered) breaks the text sitemap rules: '/ad/"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("' is not an absolute http(s) URL of at most 2,048 characters, percent-encoded (line 1 of the "
+                       "sample); write one absolute http(s) URL per line"),
+            std::string::npos)
+      << r.out;
 }
 
 // Every feed of the shipped sample config (Yads, Jooble, sitemaps, text,
@@ -77,7 +355,10 @@ TEST_F(CheckIntegration, TheShippedSampleConfigHasNoError) {
   EXPECT_NE(text.find(": 0 errors"), std::string::npos) << text;
   size_t feeds = 0;
   std::istringstream conf(Slurp(Env("FEED_TEST_ROOT") + "/conf/sample-board.ini"));
-  for (std::string line; std::getline(conf, line);) feeds += line.rfind("[feed ", 0) == 0;
+  // A feed's full-dump walk (query_full) is checked as a feed of its own.
+  for (std::string line; std::getline(conf, line);) {
+    feeds += line.rfind("[feed ", 0) == 0 || line.rfind("query_full ", 0) == 0;
+  }
   EXPECT_NE(text.find(": " + std::to_string(feeds) + " feeds, "), std::string::npos) << feeds << " feeds?\n" << text;
 }
 

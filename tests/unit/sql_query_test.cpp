@@ -67,6 +67,42 @@ TEST(SqlQuery, LinesAreTheFilesOwn) {
   EXPECT_EQ(ParseSqlQuery("SELECT 1", "g.sql").first_line, 1);
 }
 
+// A collation clash names the operation, not a line: the line is the
+// first place its word stands in the file, outside comments and literals.
+TEST(SqlQuery, AnOperationsLineIsWhereItsWordStands) {
+  const SqlQuery q = ParseSqlQuery(
+      "-- like the old feed: only LIKE-matched towns\n"
+      "SELECT title AS title, 'likely' AS `like_not`, \"a\\\" LIKE\" AS t2\n"
+      "  FROM ads /* LIKE */\n"
+      " WHERE town Like '%Москва%'\n"
+      "   AND title LIKE :t\n",
+      "f.sql");
+  EXPECT_EQ(q.LineOfWord("like"), 4);
+  EXPECT_EQ(q.LineOfWord("LIKE"), 4);
+  EXPECT_EQ(q.LineOfWord("title"), 2);
+  EXPECT_EQ(q.LineOfWord("from"), 3);
+  EXPECT_EQ(q.LineOfWord("tit"), 0);
+  EXPECT_EQ(q.LineOfWord("concat"), 0);
+  EXPECT_EQ(q.LineOfWord("="), 0);
+  // A column's label: the word after AS.
+  const SqlQuery labels = ParseSqlQuery("SELECT d.name,\n  d.ext AS name_ext,\n  CONCAT(d.name, '.', d.ext)\n    AS `ext`\n"
+                                        "  FROM d WHERE d.ext <> 'as ext'\n",
+                                        "g.sql");
+  EXPECT_EQ(labels.LineOfWord("ext"), 2);
+  EXPECT_EQ(labels.LineOfWord("ext", "as"), 4);
+  EXPECT_EQ(labels.LineOfWord("name", "AS"), 0);
+  EXPECT_EQ(q.Where("Illegal mix of collations (utf8mb4_general_ci,IMPLICIT) and (cp1251_general_ci,EXPLICIT) for "
+                    "operation 'like'"),
+            "f.sql:4: ");
+  EXPECT_EQ(q.Where("Illegal mix of collations (a,IMPLICIT) and (b,IMPLICIT) for operation '='"), "f.sql: ");
+  EXPECT_EQ(q.Where("Illegal mix of collations for operation 'concat'"), "f.sql: ");
+  // A missing table or column is at the line where its name stands.
+  EXPECT_EQ(q.Where("Table 'board.ads' doesn't exist"), "f.sql:3: ");
+  EXPECT_EQ(q.Where("Unknown column 'town' in 'where clause'"), "f.sql:4: ");
+  EXPECT_EQ(q.Where("Unknown column 'l.title' in 'field list'"), "f.sql:2: ");
+  EXPECT_EQ(q.Where("Unknown column 'nowhere' in 'field list'"), "f.sql: ");
+}
+
 }  // namespace
 }  // namespace feed
 
