@@ -105,6 +105,14 @@ CheckReport App::Check(const CheckOptions& options) {
     } catch (const FeedError& e) {
       report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in the README"});
     }
+    if (status_) {
+      try {
+        RunReportStore(db_).Check();
+      } catch (const FeedError& e) {
+        report.findings.push_back({true, "[status]", e.what(),
+                                   "apply sql/state.sql and GRANT SELECT, INSERT, DELETE ON feed_run_report"});
+      }
+    }
   }
   return report;
 }
@@ -190,7 +198,9 @@ int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
   const auto began = std::chrono::steady_clock::now();
   std::string served;
   const int status = Answer(req, out, live, report, &served);
-  if (live && status_ && !served.empty()) {
+  // A 503 is a database that does not answer: its report would only wait
+  // for it once more.
+  if (live && status_ && !served.empty() && status != 503) {
     const auto took = std::chrono::steady_clock::now() - began;
     pending_ = MakeRunReport(served, req, status, *report, clock_.Now(),
                              std::chrono::duration_cast<std::chrono::milliseconds>(took).count(), robots_);

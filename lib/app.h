@@ -50,8 +50,8 @@ class App {
   // sent. `report` (optional) receives what was written. `live`: the body
   // is spooled and sent whole as [server] says; otherwise (the command
   // line) it streams out as it is made. With the status page enabled, a
-  // live request a feed answered leaves its run report for RecordRun;
-  // nothing is written here.
+  // live request a feed answered leaves its run report for RecordRun
+  // (not a 503: the database is not answering); nothing is written here.
   int Handle(const Request& req, Sink& out, bool live, FeedReport* report = nullptr);
 
   // Writes the run report the last Handle left (if any) to the database

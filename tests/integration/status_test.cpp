@@ -133,6 +133,25 @@ TEST_F(StatusIntegration, AFailedWriteIsLoggedAndFailsNothing) {
   EXPECT_EQ(Count(), 1);
 }
 
+// `feed.fcgi check` names a status page whose table is missing.
+TEST_F(StatusIntegration, CheckNamesAMissingReportTable) {
+  // A new App each time: a connection keeps what it prepared.
+  auto status_findings = [&] {
+    App app(LoadConfig(Config(Enabled(20))));
+    std::vector<std::string> found;
+    for (const Finding& f : app.Check(CheckOptions{}).findings) {
+      if (f.where == "[status]") found.push_back(f.Line());
+    }
+    return found;
+  };
+  EXPECT_EQ(status_findings(), std::vector<std::string>{});
+  testing::Mariadb("RENAME TABLE feed_run_report TO feed_run_report_away");
+  const auto found = status_findings();
+  testing::Mariadb("RENAME TABLE feed_run_report_away TO feed_run_report");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].find("the table feed_run_report is missing: apply sql/state.sql"), std::string::npos) << found[0];
+}
+
 TEST_F(StatusIntegration, ThePageShowsTheResponsesTheVisitsAndTheDatabase) {
   FixedClock clock(1764583200);
   App app(LoadConfig(Config(Enabled(20))), &clock);
