@@ -16,13 +16,13 @@ SqlQuery State(const char* text) { return ParseSqlQuery(text, "sql/state.sql"); 
 
 struct Queries {
   SqlQuery insert = State(
-      "INSERT INTO feed_run_report (feed, at, robot, client, status, rows_sent, bytes, millis, left_out, reasons) "
-      "VALUES (:feed, :at, :robot, :client, :status, :rows, :bytes, :millis, :left_out, :reasons)");
+      "INSERT INTO feed_run_report (feed, at, robot, client, method, status, rows_sent, bytes, millis, left_out, "
+      "reasons) VALUES (:feed, :at, :robot, :client, :method, :status, :rows, :bytes, :millis, :left_out, :reasons)");
   // The id of the newest report past the ones kept (none: nothing to prune).
   SqlQuery cutoff = State("SELECT id FROM feed_run_report WHERE feed = :feed ORDER BY id DESC LIMIT 1 OFFSET :keep");
   SqlQuery prune = State("DELETE FROM feed_run_report WHERE feed = :feed AND id <= :id");
   SqlQuery recent = State(
-      "SELECT at, robot, client, status, rows_sent, bytes, millis, left_out, reasons FROM feed_run_report "
+      "SELECT at, robot, client, status, rows_sent, bytes, millis, left_out, reasons, method FROM feed_run_report "
       "WHERE feed = :feed ORDER BY id DESC LIMIT :n");
 };
 const Queries& Q() {
@@ -81,6 +81,7 @@ RunReport MakeRunReport(const std::string& feed, const Request& req, int status,
   r.at = at;
   r.robot = RobotOf(req.user_agent, robots);
   r.client = req.remote_addr.substr(0, 64);
+  r.method = req.method.substr(0, 8);
   r.status = status;
   // A failed response sent nothing of what it had made.
   const bool whole = status == 200 && report.complete;
@@ -119,6 +120,7 @@ void RunReportStore::Save(const RunReport& r, int keep) {
                           {"at", r.at},
                           {"robot", r.robot},
                           {"client", r.client},
+                          {"method", r.method},
                           {"status", static_cast<int64_t>(r.status)},
                           {"rows", r.rows},
                           {"bytes", r.bytes},
@@ -143,6 +145,7 @@ std::vector<RunReport> RunReportStore::Recent(const std::string& feed, int n) {
     r.bytes = Int(rows.Get(5));
     r.millis = Int(rows.Get(6));
     r.left_out = Int(rows.Get(7));
+    r.method = std::string(rows.Get(9));
     std::string_view reasons = rows.Get(8);
     while (!reasons.empty()) {
       const size_t nl = reasons.find('\n');

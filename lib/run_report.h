@@ -27,6 +27,7 @@ struct RunReport {
   UnixTime at = 0;     // when the response was made
   std::string robot;   // the robot that asked (RobotOf), "" for anyone else
   std::string client;  // the client's address (REMOTE_ADDR)
+  std::string method = "GET";  // GET or HEAD (a HEAD sends no rows)
   int status = 0;      // the HTTP status sent
   int64_t rows = 0;    // rows written
   int64_t bytes = 0;   // the body's size before compression

@@ -88,6 +88,7 @@ void HtmlResponseRow(std::string& h, const RunReport& r, const TimeZone& zone, U
   h += "<td class=\"to\"><span class=\"robot\">" + (r.robot.empty() ? std::string("not a robot") : Html(r.robot)) +
        "</span><br/><small class=\"client\">" + Html(r.client) + "</small></td>";
   h += std::string("<td class=\"status n") + (bad ? " bad" : "") + "\">" + N(r.status) + "</td>";
+  if (r.method != "GET") h.insert(h.size() - 5, " <small class=\"method\">" + Html(r.method) + "</small>");
   h += "<td class=\"rows n\">" + N(r.rows) + "</td>";
   h += "<td class=\"bytes n\">" + N(r.bytes) + "</td>";
   h += "<td class=\"millis n\">" + N(r.millis) + "</td>";
@@ -201,7 +202,7 @@ std::string StatusJson(const StatusSnapshot& s) {
       const RunReport& r = f.responses[k];
       j += std::string(k ? ",\n    " : "\n    ") + "{\"at\": " + N(r.at) + ", \"at_utc\": " +
            Json(FormatRfc3339Utc(r.at)) + ", \"robot\": " + Json(r.robot) + ", \"client\": " + Json(r.client) +
-           ", \"status\": " + N(r.status) + ", \"rows\": " + N(r.rows) + ", \"bytes\": " + N(r.bytes) +
+           ", \"method\": " + Json(r.method) + ", \"status\": " + N(r.status) + ", \"rows\": " + N(r.rows) + ", \"bytes\": " + N(r.bytes) +
            ", \"millis\": " + N(r.millis) + ", \"left_out\": " + N(r.left_out) + ", \"reasons\": [";
       for (size_t m = 0; m < r.reasons.size(); ++m) j += (m ? ", " : "") + Json(r.reasons[m]);
       j += "]}";

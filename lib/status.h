@@ -13,6 +13,7 @@
 //    "reports_error": "" (why the reports could not be read),
 //    "feeds": [{"name": "yads", "path": "/yads", "responses": [   (newest first)
 //        {"at": UNIX, "at_utc": "...", "robot": "JoobleBot" ("" not a robot), "client": "203.0.113.7",
+//         "method": "GET" (or HEAD: no rows sent),
 //         "status": 200, "rows": 1000, "bytes": 812345, "millis": 230, "left_out": 2,
 //         "reasons": ["item 7: id='' breaks required", ...]}]}],
 //    "robot_visits": [{"robot": "JoobleBot", "feed": "jooble", "last_visit": "2026-12-01 11:59:50",

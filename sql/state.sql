@@ -97,6 +97,7 @@ CREATE TABLE IF NOT EXISTS feed_run_report (
   at         BIGINT NOT NULL,        -- when, Unix seconds
   robot      VARCHAR(64) NOT NULL,   -- which robot asked ('' anyone else)
   client     VARCHAR(64) NOT NULL,   -- the client's address
+  method     VARCHAR(8) NOT NULL,    -- GET or HEAD (a HEAD sends no rows)
   status     SMALLINT NOT NULL,      -- the HTTP status sent
   rows_sent  BIGINT NOT NULL,
   bytes      BIGINT NOT NULL,        -- the body before compression

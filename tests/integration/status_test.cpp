@@ -71,13 +71,13 @@ TEST_F(StatusIntegration, AReportIsWrittenAfterTheResponseNotInsideIt) {
   EXPECT_EQ(Count(), 0) << "Handle wrote to the database before the response was handed over";
   app.RecordRun();
   auto rows = testing::Table(
-      "SELECT feed, at, robot, client, status, rows_sent, bytes, left_out, millis >= 0 FROM feed_run_report");
+      "SELECT feed, at, robot, client, method, status, rows_sent, bytes, left_out, millis >= 0 FROM feed_run_report");
   ASSERT_EQ(rows.size(), 1u);
   // What the client received: 50 items (max_items of a newest-first feed),
   // this many bytes, unzipped.
   EXPECT_EQ(Items(r.body), 50u);
-  const std::vector<std::string> expected = {"rss",     "1764583200", "ExampleBot", "192.0.2.7", "200",
-                                             "50",      std::to_string(r.body.size()), "0", "1"};
+  const std::vector<std::string> expected = {"rss", "1764583200", "ExampleBot", "192.0.2.7", "GET", "200",
+                                             "50",  std::to_string(r.body.size()), "0", "1"};
   EXPECT_EQ(rows[0], expected);
   app.RecordRun();  // nothing left to write
   EXPECT_EQ(Count(), 1);

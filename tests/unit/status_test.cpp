@@ -207,6 +207,7 @@ TEST(RunReport, MadeFromAResponse) {
   Request req;
   req.user_agent = "JoobleBot/1.0";
   req.remote_addr = "192.0.2.5";
+  req.method = "HEAD";
   FeedReport fr;
   fr.rows = 120;
   fr.bytes = 45678;
@@ -219,6 +220,7 @@ TEST(RunReport, MadeFromAResponse) {
   EXPECT_EQ(r.at, 1764583200);
   EXPECT_EQ(r.robot, "JoobleBot");
   EXPECT_EQ(r.client, "192.0.2.5");
+  EXPECT_EQ(r.method, "HEAD");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.rows, 120);
   EXPECT_EQ(r.bytes, 45678);
@@ -288,6 +290,7 @@ StatusSnapshot Sample() {
   RunReport b = a;
   b.at = s.now - 3600;
   b.robot = "YandexBot";
+  b.method = "HEAD";
   b.status = 400;
   b.rows = b.bytes = b.left_out = 0;
   b.reasons.clear();
@@ -335,6 +338,7 @@ TEST(StatusPage, HtmlHasARowPerFeedAndEscapesEverything) {
   EXPECT_EQ(cells["left-out"], "3");
   EXPECT_EQ(cells["at"], "2025-12-01 11:59:30");  // site time
   EXPECT_NE(html.find("no response recorded"), std::string::npos);  // rss
+  EXPECT_NE(html.find(">400 <small class=\"method\">HEAD</small></td>"), std::string::npos);
   EXPECT_NE(html.find("connection open for 2 min (125 s)"), std::string::npos);
   EXPECT_NE(html.find("/srv/feeds/conf/&lt;board&gt;.ini"), std::string::npos);
   EXPECT_NE(html.find("data-robot=\"JoobleBot\" data-feed=\"jooble\""), std::string::npos);
@@ -368,7 +372,9 @@ TEST(StatusPage, JsonHoldsTheSameData) {
   EXPECT_EQ(r[0]["millis"], 230);
   EXPECT_EQ(r[0]["left_out"], 3);
   EXPECT_EQ(r[0]["reasons"][0], "item 7: id='<script>alert(1)</script>' breaks alnum");
+  EXPECT_EQ(r[0]["method"], "GET");
   EXPECT_EQ(r[1]["robot"], "YandexBot");
+  EXPECT_EQ(r[1]["method"], "HEAD");
   EXPECT_EQ(r[1]["status"], 400);
   EXPECT_TRUE(j["feeds"][1]["responses"].empty());
   EXPECT_EQ(j["robot_visits"][0]["robot"], "JoobleBot");
