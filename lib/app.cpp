@@ -109,8 +109,8 @@ CheckReport App::Check(const CheckOptions& options) {
       try {
         RunReportStore(db_).Check();
       } catch (const FeedError& e) {
-        report.findings.push_back({true, "[status]", e.what(),
-                                   "apply sql/state.sql and GRANT SELECT, INSERT, DELETE ON feed_run_report"});
+        report.findings.push_back(
+            {true, "[status]", e.what(), "apply sql/state.sql and GRANT SELECT, INSERT, DELETE ON feed_run_report"});
       }
     }
   }

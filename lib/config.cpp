@@ -140,7 +140,8 @@ void LoadStatus(const IniSection& sec, const std::string& file, StatusConfig* st
       status->allow = Words(s);
       for (const std::string& a : status->allow) {
         if (!AddressRange::Parse(a)) {
-          throw ConfigError(Where(file, v.line) + "allow lists IP addresses or CIDR ranges (127.0.0.1 ::1 10.0.0.0/8), not '" +
+          throw ConfigError(Where(file, v.line) +
+                            "allow lists IP addresses or CIDR ranges (127.0.0.1 ::1 10.0.0.0/8), not '" +
                             a.substr(0, 64) + "'");
         }
       }

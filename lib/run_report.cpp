@@ -32,9 +32,9 @@ const Queries& Q() {
 
 // Well-known crawlers, as they spell themselves in User-Agent.
 constexpr std::array<std::string_view, 16> kKnownRobots = {
-    "Googlebot",   "YandexBot",    "bingbot",    "Baiduspider", "JoobleBot",  "msnbot",
-    "DuckDuckBot", "Applebot",     "AhrefsBot",  "SemrushBot",  "PetalBot",   "MJ12bot",
-    "Bytespider",  "facebookexternalhit", "Sogou", "Yahoo! Slurp"};
+    "Googlebot", "YandexBot",   "bingbot",    "Baiduspider", "JoobleBot", "msnbot",     "DuckDuckBot",
+    "Applebot",  "AhrefsBot",   "SemrushBot", "PetalBot",    "MJ12bot",   "Bytespider", "facebookexternalhit",
+    "Sogou",     "Yahoo! Slurp"};
 
 bool TokenChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
 
@@ -74,8 +74,8 @@ std::string RobotOf(std::string_view ua, const std::vector<std::string>& configu
   return "";
 }
 
-RunReport MakeRunReport(const std::string& feed, const Request& req, int status, const FeedReport& report,
-                        UnixTime at, int64_t millis, const std::vector<std::string>& robots) {
+RunReport MakeRunReport(const std::string& feed, const Request& req, int status, const FeedReport& report, UnixTime at,
+                        int64_t millis, const std::vector<std::string>& robots) {
   RunReport r;
   r.feed = feed;
   r.at = at;

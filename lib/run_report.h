@@ -23,15 +23,15 @@
 namespace feed {
 
 struct RunReport {
-  std::string feed;    // the [feed NAME] or [set NAME] that answered
-  UnixTime at = 0;     // when the response was made
-  std::string robot;   // the robot that asked (RobotOf), "" for anyone else
-  std::string client;  // the client's address (REMOTE_ADDR)
-  std::string method = "GET";  // GET or HEAD (a HEAD sends no rows)
-  int status = 0;      // the HTTP status sent
-  int64_t rows = 0;    // rows written
-  int64_t bytes = 0;   // the body's size before compression
-  int64_t millis = 0;  // time taken to make and hand over the response
+  std::string feed;                  // the [feed NAME] or [set NAME] that answered
+  UnixTime at = 0;                   // when the response was made
+  std::string robot;                 // the robot that asked (RobotOf), "" for anyone else
+  std::string client;                // the client's address (REMOTE_ADDR)
+  std::string method = "GET";        // GET or HEAD (a HEAD sends no rows)
+  int status = 0;                    // the HTTP status sent
+  int64_t rows = 0;                  // rows written
+  int64_t bytes = 0;                 // the body's size before compression
+  int64_t millis = 0;                // time taken to make and hand over the response
   int64_t left_out = 0;              // rows left out by a rule, plus items of rows left out
   std::vector<std::string> reasons;  // the first kMaxReasons of them: "item 7: id='' breaks required"
   static constexpr size_t kMaxReasons = 5;
@@ -51,8 +51,8 @@ std::string RobotOf(std::string_view user_agent, const std::vector<std::string>&
 
 // The report of one answered request. `feed`: the name that answered;
 // `robots`: as RobotOf's `configured`.
-RunReport MakeRunReport(const std::string& feed, const Request& req, int status, const FeedReport& report,
-                        UnixTime at, int64_t millis, const std::vector<std::string>& robots);
+RunReport MakeRunReport(const std::string& feed, const Request& req, int status, const FeedReport& report, UnixTime at,
+                        int64_t millis, const std::vector<std::string>& robots);
 
 class RunReportStore {
  public:

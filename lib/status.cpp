@@ -24,12 +24,23 @@ std::string Html(std::string_view text) {
   std::string out;
   for (char c : CleanUtf8(text)) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -177,8 +188,7 @@ std::string StatusHtml(const StatusSnapshot& s, const TimeZone& zone) {
     for (const RobotVisit& v : s.visits) {
       h += "<tr class=\"visit\" data-robot=\"" + Html(v.robot) + "\" data-feed=\"" + Html(v.feed) + "\"><td>" +
            Html(v.robot) + "</td><td>" + Html(v.feed) + "</td><td class=\"last\">" + Html(v.last) + "</td><td>" +
-           (v.previous.empty() ? std::string("—") : Html(v.previous)) + "</td><td>" + Html(v.recorded) +
-           "</td></tr>\n";
+           (v.previous.empty() ? std::string("—") : Html(v.previous)) + "</td><td>" + Html(v.recorded) + "</td></tr>\n";
     }
     h += "</tbody></table></div>\n";
   }
@@ -188,10 +198,11 @@ std::string StatusHtml(const StatusSnapshot& s, const TimeZone& zone) {
 }
 
 std::string StatusJson(const StatusSnapshot& s) {
-  std::string j = "{\"program\": \"feed.fcgi\", \"version\": " + Json(s.version) + ", \"config\": " +
-                  Json(s.config_file) + ", \"time_zone\": " + Json(s.time_zone) + ", \"generated\": " + N(s.now) +
-                  ", \"generated_utc\": " + Json(FormatRfc3339Utc(s.now)) + ",\n \"database\": {\"reachable\": " +
-                  (s.db_reachable ? "true" : "false") + ", \"error\": " + Json(s.db_error) +
+  std::string j = "{\"program\": \"feed.fcgi\", \"version\": " + Json(s.version) +
+                  ", \"config\": " + Json(s.config_file) + ", \"time_zone\": " + Json(s.time_zone) +
+                  ", \"generated\": " + N(s.now) + ", \"generated_utc\": " + Json(FormatRfc3339Utc(s.now)) +
+                  ",\n \"database\": {\"reachable\": " + (s.db_reachable ? "true" : "false") +
+                  ", \"error\": " + Json(s.db_error) +
                   ", \"connection_age_seconds\": " + (s.connection_age ? N(*s.connection_age) : "null") +
                   "},\n \"reports_error\": " + Json(s.reports_error) + ",\n \"feeds\": [";
   for (size_t i = 0; i < s.feeds.size(); ++i) {
@@ -200,10 +211,11 @@ std::string StatusJson(const StatusSnapshot& s) {
          ", \"responses\": [";
     for (size_t k = 0; k < f.responses.size(); ++k) {
       const RunReport& r = f.responses[k];
-      j += std::string(k ? ",\n    " : "\n    ") + "{\"at\": " + N(r.at) + ", \"at_utc\": " +
-           Json(FormatRfc3339Utc(r.at)) + ", \"robot\": " + Json(r.robot) + ", \"client\": " + Json(r.client) +
-           ", \"method\": " + Json(r.method) + ", \"status\": " + N(r.status) + ", \"rows\": " + N(r.rows) + ", \"bytes\": " + N(r.bytes) +
-           ", \"millis\": " + N(r.millis) + ", \"left_out\": " + N(r.left_out) + ", \"reasons\": [";
+      j += std::string(k ? ",\n    " : "\n    ") + "{\"at\": " + N(r.at) +
+           ", \"at_utc\": " + Json(FormatRfc3339Utc(r.at)) + ", \"robot\": " + Json(r.robot) +
+           ", \"client\": " + Json(r.client) + ", \"method\": " + Json(r.method) + ", \"status\": " + N(r.status) +
+           ", \"rows\": " + N(r.rows) + ", \"bytes\": " + N(r.bytes) + ", \"millis\": " + N(r.millis) +
+           ", \"left_out\": " + N(r.left_out) + ", \"reasons\": [";
       for (size_t m = 0; m < r.reasons.size(); ++m) j += (m ? ", " : "") + Json(r.reasons[m]);
       j += "]}";
     }

@@ -48,10 +48,10 @@ struct StatusSnapshot {
   std::string version, config_file, time_zone;
   UnixTime now = 0;
   bool db_reachable = false;
-  std::string db_error;                       // why not
-  std::optional<int64_t> connection_age;      // seconds; nullopt: none open
-  std::string reports_error;                  // reports or visits could not be read
-  std::vector<StatusFeed> feeds;              // every feed the config serves, in its order
+  std::string db_error;                   // why not
+  std::optional<int64_t> connection_age;  // seconds; nullopt: none open
+  std::string reports_error;              // reports or visits could not be read
+  std::vector<StatusFeed> feeds;          // every feed the config serves, in its order
   std::vector<RobotVisit> visits;
 };
 

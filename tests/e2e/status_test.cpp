@@ -37,10 +37,11 @@ std::string Quote(const std::string& s) {
 }
 
 // One request through curl (HTTP/1.1, no compression asked for).
-HttpReply Curl(const std::string& url, const std::vector<std::string>& headers = {}, const std::string& method = "GET") {
+HttpReply Curl(const std::string& url, const std::vector<std::string>& headers = {},
+               const std::string& method = "GET") {
   const std::string dir = testing::TempDir("status-curl");
-  std::string cmd = "curl -sS --max-time 60 -X " + method + " -D " + Quote(dir + "/head") + " -o " +
-                    Quote(dir + "/body");
+  std::string cmd =
+      "curl -sS --max-time 60 -X " + method + " -D " + Quote(dir + "/head") + " -o " + Quote(dir + "/body");
   if (method == "HEAD") cmd = "curl -sS --max-time 60 -I -D " + Quote(dir + "/head") + " -o " + Quote(dir + "/body");
   for (const std::string& h : headers) cmd += " -H " + Quote(h);
   cmd += " " + Quote(url);
@@ -71,8 +72,8 @@ std::string Token() { return Env("FEED_TEST_STATUS_TOKEN"); }
 
 // The sample config's feeds, as the status page lists them: each [feed]
 // with a path, in file order, then each [set].
-const std::vector<std::string> kServed = {"yads", "jooble", "jooble-full", "rss", "atom",
-                                          "msn",  "sitemap", "baidu",      "urls"};
+const std::vector<std::string> kServed = {"yads", "jooble",  "jooble-full", "rss", "atom",
+                                          "msn",  "sitemap", "baidu",       "urls"};
 
 constexpr char kProbe[] = "Mozilla/5.0 (compatible; StatusProbeBot/1.0)";
 
@@ -218,8 +219,7 @@ TEST_F(StatusE2e, RefusedRequestsGet403AndAnEmptyBody) {
 TEST_F(StatusE2e, OffInTheConfigItIsNotFound) {
   // The nginx site runs the same program and board with the shipped
   // config's [status] left off.
-  HttpReply r = Curl(Env("FEED_TEST_NGINX_URL") + "/status?token=" + Token(),
-                     {"Authorization: Bearer " + Token()});
+  HttpReply r = Curl(Env("FEED_TEST_NGINX_URL") + "/status?token=" + Token(), {"Authorization: Bearer " + Token()});
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.body.find(Token()), std::string::npos);
   // ...and its feeds are served all the same.
@@ -273,8 +273,7 @@ TEST_F(StatusE2e, ChromiumShowsARowPerFeedWithTheNumbers) {
   EXPECT_EQ(cell("rss", "status"), "200");
   EXPECT_EQ(cell("rss", "rows"), std::to_string(made.rss_items));
   EXPECT_EQ(cell("rss", "bytes"), std::to_string(made.rss_bytes));
-  EXPECT_NE(row_html["rss"].find("<span class=\"robot\">StatusProbeBot</span>"), std::string::npos)
-      << row_html["rss"];
+  EXPECT_NE(row_html["rss"].find("<span class=\"robot\">StatusProbeBot</span>"), std::string::npos) << row_html["rss"];
   EXPECT_EQ(cell("yads", "status"), "400");
   EXPECT_NE(row_html["jooble"].find("<span class=\"robot\">JoobleBot</span>"), std::string::npos);
   EXPECT_NE(dom.find("id=\"db-reachable\">reachable</p>"), std::string::npos);

@@ -76,8 +76,8 @@ TEST_F(StatusIntegration, AReportIsWrittenAfterTheResponseNotInsideIt) {
   // What the client received: 50 items (max_items of a newest-first feed),
   // this many bytes, unzipped.
   EXPECT_EQ(Items(r.body), 50u);
-  const std::vector<std::string> expected = {"rss", "1764583200", "ExampleBot", "192.0.2.7", "GET", "200",
-                                             "50",  std::to_string(r.body.size()), "0", "1"};
+  const std::vector<std::string> expected = {
+      "rss", "1764583200", "ExampleBot", "192.0.2.7", "GET", "200", "50", std::to_string(r.body.size()), "0", "1"};
   EXPECT_EQ(rows[0], expected);
   app.RecordRun();  // nothing left to write
   EXPECT_EQ(Count(), 1);

@@ -66,8 +66,7 @@ TEST(StatusConfig, RefusesBadValuesWithoutEchoingTheToken) {
   const std::string placeholder = ErrorOf("[status]\nenabled = 1\ntoken = change-me-0123456789abcdef\n");
   EXPECT_NE(placeholder.find("placeholder"), std::string::npos) << placeholder;
   EXPECT_EQ(placeholder.find("0123456789abcdef"), std::string::npos) << placeholder;
-  EXPECT_NE(ErrorOf("[status]\nenabled = 1\nallow = localhost\n").find("allow lists IP addresses"),
-            std::string::npos);
+  EXPECT_NE(ErrorOf("[status]\nenabled = 1\nallow = localhost\n").find("allow lists IP addresses"), std::string::npos);
   EXPECT_NE(ErrorOf("[status]\nenabled = 1\nallow = 10.0.0.0/33\n").find("'10.0.0.0/33'"), std::string::npos);
   EXPECT_NE(ErrorOf("[status]\nenabled = 1\nallow = ::1\npath = status\n").find("path must start with '/'"),
             std::string::npos);
@@ -108,8 +107,8 @@ TEST(StatusAccess, AddressRanges) {
     ASSERT_TRUE(r) << c.range;
     EXPECT_EQ(r->Contains(c.address), c.in) << c.range << " contains " << c.address;
   }
-  for (const char* bad : {"", "/8", "10.0.0.0/", "10.0.0.0/33", "::1/129", "10.0.0.0/8/8", "10.0.0.0/-1",
-                          "10.0.0.0/ 8", "1.2.3", "example.com", "10.0.0.0/0008"}) {
+  for (const char* bad : {"", "/8", "10.0.0.0/", "10.0.0.0/33", "::1/129", "10.0.0.0/8/8", "10.0.0.0/-1", "10.0.0.0/ 8",
+                          "1.2.3", "example.com", "10.0.0.0/0008"}) {
     EXPECT_FALSE(AddressRange::Parse(bad)) << bad;
   }
 }
@@ -336,7 +335,7 @@ TEST(StatusPage, HtmlHasARowPerFeedAndEscapesEverything) {
   EXPECT_EQ(cells["bytes"], "812345");
   EXPECT_EQ(cells["millis"], "230");
   EXPECT_EQ(cells["left-out"], "3");
-  EXPECT_EQ(cells["at"], "2025-12-01 11:59:30");  // site time
+  EXPECT_EQ(cells["at"], "2025-12-01 11:59:30");                    // site time
   EXPECT_NE(html.find("no response recorded"), std::string::npos);  // rss
   EXPECT_NE(html.find(">400 <small class=\"method\">HEAD</small></td>"), std::string::npos);
   EXPECT_NE(html.find("connection open for 2 min (125 s)"), std::string::npos);
