@@ -214,7 +214,7 @@ void App::RecordRun() {
   pending_.reset();
   try {
     RunReportStore(db_).Save(r, config_.status.reports);
-  } catch (const FeedError& e) {
+  } catch (const std::exception& e) {  // FeedError, and whatever else: the feed is served
     log_("feed " + r.feed + ": the run report was not recorded: " + e.what());
   }
 }
