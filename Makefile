@@ -57,7 +57,11 @@ FUZZ_SECONDS  ?= 8
 
 BIN := cgi-bin/feed.fcgi
 
-.PHONY: all binaries fuzzers deps run stop test unit fuzz bench format install clean
+# The version the status page shows: git describe of the tree built. A
+# stamp file changes only when it does, so that only lib/status.o rebuilds.
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+
+.PHONY: FORCE all binaries fuzzers deps run stop test unit fuzz bench format install clean
 all: $(BIN)
 
 # Everything tests/run.sh runs, in $(BUILD) (build/sanitize with SANITIZE=1).
@@ -73,6 +77,13 @@ $(BUILD)/%.o: %.cpp
 # The sitemaps.org schemas are built into the program (check validates
 # sitemaps with them wherever it runs): .incbin in lib/format_rules.cpp.
 $(BUILD)/lib/format_rules.o $(FUZZ_BUILD)/obj/lib/format_rules.o: schemas/sitemap.xsd schemas/siteindex.xsd
+
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+
+$(BUILD)/lib/status.o: $(BUILD)/version.stamp
+$(BUILD)/lib/status.o: override CXXFLAGS += -DFEED_VERSION='"$(VERSION)"'
 
 $(BUILD)/libfeed.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^

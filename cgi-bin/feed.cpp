@@ -323,6 +323,8 @@ int ServeFastCgi(feed::App& app) {
     FcgxSink sink(&request);
     app.Handle(req, sink, /*live=*/true);
     FCGX_Finish_r(&request);
+    // The client has its response: only now the run report (status page).
+    app.RecordRun();
   }
   return 0;
 }
@@ -331,6 +333,9 @@ int ServeCgi(feed::App& app) {
   feed::Request req = feed::RequestFromEnvironment([](const char* name) { return std::getenv(name); });
   feed::FileSink sink(stdout);
   app.Handle(req, sink, /*live=*/true);
+  // The web server has the whole response once stdout is closed.
+  std::fclose(stdout);
+  app.RecordRun();
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "app.h"
 
+#include <chrono>
 #include <cstdio>
 
 #include "error.h"
@@ -49,6 +50,17 @@ App::App(Config config, const Clock* clock)
         s.PartPattern().find("{section}") == std::string::npos ? std::vector<std::string>{} : s.sections;
     routes_.Add(Route{s.PartPattern(), Role::kPart, i, names, false});
     routes_.Add(Route{s.PartPattern() + ".gz", Role::kPart, i, names, true});
+  }
+  if (config_.status.enabled) {
+    std::vector<std::pair<std::string, std::string>> served;
+    for (const FeedConfig& f : config_.feeds) {
+      if (!f.path.empty()) served.emplace_back(f.name, f.path);
+    }
+    for (const SetConfig& s : config_.sets) served.emplace_back(s.name, s.path);
+    status_ = std::make_unique<StatusPage>(config_, std::move(served));
+  }
+  for (const FeedConfig& f : config_.feeds) {
+    if (!f.robot.empty()) robots_.push_back(f.robot);
   }
   log_ = [](const std::string& line) {
     std::fprintf(stderr, "feed.fcgi: %s\n", line.c_str());
@@ -102,6 +114,14 @@ CheckReport App::Check(const CheckOptions& options) {
     } catch (const FeedError& e) {
       report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in the README"});
     }
+    if (status_) {
+      try {
+        RunReportStore(servers_.primary()).Check();
+      } catch (const FeedError& e) {
+        report.findings.push_back(
+            {true, "[status]", e.what(), "apply sql/state.sql and GRANT SELECT, INSERT, DELETE ON feed_run_report"});
+      }
+    }
   }
   return report;
 }
@@ -114,10 +134,26 @@ WriteReport App::WriteSet(const std::string& path, const std::string& dir,
   throw NotFound("no set has path " + path + " (a [set NAME] section's path, such as /sitemap.xml)");
 }
 
-void App::Dispatch(const Request& req, Response& resp, FeedReport* report) {
+void App::Dispatch(const Request& req, Response& resp, FeedReport* report, std::string* served) {
+  if (status_ && req.path_info == config_.status.path) {
+    status_->Serve(req, servers_.primary(), clock_, resp);
+    return;
+  }
   auto match = routes_.Match(req.path_info);
   if (!match) throw NotFound("no feed at this path");
   const Route& r = *match->route;
+  switch (r.role) {
+    case Role::kDocument:
+      *served = documents_[r.target]->feed().config().name;
+      break;
+    case Role::kItems:
+      *served = msn_feeds_[r.target]->feed().config().name;
+      break;
+    case Role::kIndex:
+    case Role::kPart:
+      *served = sets_[r.target]->config().name;
+      break;
+  }
   switch (r.role) {
     case Role::kDocument: {
       DocumentFeed& d = *documents_[r.target];
@@ -173,6 +209,31 @@ void App::Log(const std::string& name, const FeedReport& report) {
 int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
   FeedReport local;
   if (!report) report = &local;
+  const auto began = std::chrono::steady_clock::now();
+  std::string served;
+  const int status = Answer(req, out, live, report, &served);
+  // A 503 is a database that does not answer: its report would only wait
+  // for it once more.
+  if (live && status_ && !served.empty() && status != 503) {
+    const auto took = std::chrono::steady_clock::now() - began;
+    pending_ = MakeRunReport(served, req, status, *report, clock_.Now(),
+                             std::chrono::duration_cast<std::chrono::milliseconds>(took).count(), robots_);
+  }
+  return status;
+}
+
+void App::RecordRun() {
+  if (!pending_) return;
+  RunReport r = std::move(*pending_);
+  pending_.reset();
+  try {
+    RunReportStore(servers_.primary()).Save(r, config_.status.reports);
+  } catch (const std::exception& e) {  // FeedError, and whatever else: the feed is served
+    log_("feed " + r.feed + ": the run report was not recorded: " + e.what());
+  }
+}
+
+int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, std::string* served) {
   Delivery delivery;
   if (live) {
     const UnixTime now = clock_.Now();
@@ -201,7 +262,7 @@ int App::Handle(const Request& req, Sink& out, bool live, FeedReport* report) {
       resp.Error(405, "method " + req.method.substr(0, 16) + " not allowed: use GET or HEAD", {{"Allow", kAllow}});
       return 405;
     }
-    Dispatch(req, resp, report);
+    Dispatch(req, resp, report, served);
     return resp.status();
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kClientGone) {

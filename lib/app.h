@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@
 #include "output.h"
 #include "replica_set.h"
 #include "routes.h"
+#include "run_report.h"
+#include "status.h"
 
 namespace feed {
 
@@ -48,8 +51,16 @@ class App {
   // Answers one request on `out`, CGI-style head first. Returns the status
   // sent. `report` (optional) receives what was written. `live`: the body
   // is spooled and sent whole as [server] says; otherwise (the command
-  // line) it streams out as it is made.
+  // line) it streams out as it is made. With the status page enabled, a
+  // live request a feed answered leaves its run report for RecordRun
+  // (not a 503: the database is not answering); nothing is written here.
   int Handle(const Request& req, Sink& out, bool live, FeedReport* report = nullptr);
+
+  // Writes the run report the last Handle left (if any) to the database
+  // and prunes the feed's old ones. Call it after the response was handed
+  // over (after FCGX_Finish_r), never inside it. Never throws: a failure
+  // is logged, and the report dropped.
+  void RecordRun();
 
   // Writes the set served at `path` (such as /sitemap.xml) into `dir` as
   // static files. Throws FeedError(kNotFound) when no set has that path,
@@ -78,7 +89,8 @@ class App {
   MsnFeed* msn_feed(const std::string& path);
 
  private:
-  void Dispatch(const Request& req, Response& resp, FeedReport* report);
+  int Answer(const Request& req, Sink& out, bool live, FeedReport* report, std::string* served);
+  void Dispatch(const Request& req, Response& resp, FeedReport* report, std::string* served);
   void Log(const std::string& name, const FeedReport& report);
 
   Config config_;
@@ -94,6 +106,9 @@ class App {
   std::function<void(const std::string&)> log_;
   SpoolDir spool_;
   int64_t swept_ = 0;  // UnixTime of the last sweep of the spool folder
+  std::unique_ptr<StatusPage> status_;  // [status] enabled = 1
+  std::vector<std::string> robots_;     // the feeds' since = robot NAMEs
+  std::optional<RunReport> pending_;    // for RecordRun
 };
 
 }  // namespace feed

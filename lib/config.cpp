@@ -10,6 +10,7 @@
 #include "ascii.h"
 #include "datetime.h"
 #include "error.h"
+#include "status_access.h"
 #include "url.h"
 
 namespace feed {
@@ -124,6 +125,43 @@ void LoadServer(const IniSection& sec, const std::string& file, const std::strin
   if (server->hand_off == HandOff::kXSendfile && server->spool_dir.empty()) {
     throw ConfigError(Where(file, sec.line) +
                       "hand_off = x-sendfile needs spool_dir (a folder the web server may send from)");
+  }
+}
+
+void LoadStatus(const IniSection& sec, const std::string& file, StatusConfig* status) {
+  for (const auto& [key, v] : sec.entries) {
+    const std::string& s = v.value;
+    if (key == "enabled") {
+      status->enabled = ParseFlag(v, file, key);
+    } else if (key == "path") {
+      if (s.size() < 2 || s[0] != '/' || s.find("..") != std::string::npos ||
+          s.find_first_of("?#% \t") != std::string::npos) {
+        throw ConfigError(Where(file, v.line) + "path must start with '/' and hold no '..', '?', '#', '%' or spaces");
+      }
+      status->path = s;
+    } else if (key == "token") {
+      // The token itself never goes into a message.
+      if (std::string why = SecretUnfit(s); !why.empty()) throw ConfigError(Where(file, v.line) + "token " + why);
+      status->token = s;
+    } else if (key == "allow") {
+      status->allow = Words(s);
+      for (const std::string& a : status->allow) {
+        if (!AddressRange::Parse(a)) {
+          throw ConfigError(Where(file, v.line) +
+                            "allow lists IP addresses or CIDR ranges (127.0.0.1 ::1 10.0.0.0/8), not '" +
+                            a.substr(0, 64) + "'");
+        }
+      }
+    } else if (key == "reports") {
+      status->reports = ParseInt(v, file, key, 1, 1000);
+    } else {
+      throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [status]");
+    }
+  }
+  if (status->enabled && status->token.empty() && status->allow.empty()) {
+    throw ConfigError(Where(file, sec.line) +
+                      "[status] enabled = 1 needs token = A-LONG-RANDOM-STRING or allow = ADDRESSES (or both): "
+                      "the status page is never public");
   }
 }
 
@@ -484,6 +522,7 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   std::set<std::string> paths;
   std::vector<int> feed_lines, set_lines;
   std::vector<const IniSection*> replica_sections;  // read once [database] is known
+  int status_line = 0;
   const char* env_secret = std::getenv("FEED_SECRET");
   if (env_secret) {
     if (std::string why = SecretUnfit(env_secret); !why.empty()) throw ConfigError(file + ": FEED_SECRET " + why);
@@ -515,6 +554,9 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
         }
         c.site[key] = v.value;
       }
+    } else if (sec.name == "status") {
+      LoadStatus(sec, file, &c.status);
+      status_line = sec.line;
     } else if (sec.name.rfind("feed ", 0) == 0) {
       c.feeds.push_back(LoadFeed(sec, file, base_dir, env_secret));
       feed_lines.push_back(sec.line);
@@ -523,8 +565,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       set_lines.push_back(sec.line);
     } else {
       throw ConfigError(Where(file, sec.line) + "unknown section [" + sec.name +
-                        "]; expected [database], [database replica NAME], [server], [site], [feed NAME] or "
-                        "[set NAME]");
+                        "]; expected [database], [database replica NAME], [server], [site], [status], "
+                        "[feed NAME] or [set NAME]");
     }
   }
   if (c.feeds.empty()) throw ConfigError(file + ": no [feed NAME] section");
@@ -561,6 +603,9 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
     if (!paths.insert(c.sets[i].path).second) {
       throw ConfigError(Where(file, set_lines[i]) + "two feeds have path " + c.sets[i].path);
     }
+  }
+  if (c.status.enabled && paths.count(c.status.path)) {
+    throw ConfigError(Where(file, status_line) + "[status] path " + c.status.path + " is a feed's path");
   }
   Override("FEED_DB_HOST", &c.database.host);
   Override("FEED_DB_SOCKET", &c.database.socket);

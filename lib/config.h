@@ -20,6 +20,8 @@
 //                           template {value.KEY} (empty when not set)
 //   [set sitemap]           a document set (see SetConfig): an index and
 //                           numbered parts of one or more section feeds
+//   [status]                the owner's status page (StatusConfig), off
+//                           unless enabled = 1
 //
 // FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
 // and FEED_DB_NAME in the environment override the [database] keys (and so
@@ -200,6 +202,17 @@ struct SetConfig {
   std::string PartPattern() const;
 };
 
+// The status page ([status]; see status.h). Off unless enabled; enabled, it
+// needs a token, an address list or both (both: a request must pass both),
+// so that it is never public by accident.
+struct StatusConfig {
+  bool enabled = false;
+  std::string path = "/status";
+  std::string token;               // at least 16 characters, as a secret (SecretUnfit)
+  std::vector<std::string> allow;  // addresses and CIDR ranges: "127.0.0.1", "10.0.0.0/8", "::1"
+  int reports = 20;                // run reports kept per feed (1-1000), the oldest pruned
+};
+
 struct Config {
   std::string file;
   DatabaseConfig database;             // the primary: every write, and reads no replica can serve
@@ -210,6 +223,7 @@ struct Config {
   std::map<std::string, std::string> site;  // [site] keys for templates
   std::vector<FeedConfig> feeds;
   std::vector<SetConfig> sets;
+  StatusConfig status;
 };
 
 // The values a template fills in when it is compiled, by full name:

@@ -9,6 +9,7 @@
 #include <mysql_connection.h>
 #include <mysql_driver.h>
 
+#include "datetime.h"
 #include "error.h"
 #include "xml_text.h"
 
@@ -101,6 +102,12 @@ void Database::Unpin() {
   if (--pinned_ == 0) lost_while_pinned_ = false;
 }
 
+std::optional<int64_t> Database::opened() const {
+  auto it = sessions_.find(config_.charset);
+  if (it == sessions_.end() || !it->second.conn) return std::nullopt;
+  return it->second.opened;
+}
+
 Database::Session& Database::SessionFor(const std::string& charset) {
   return sessions_[charset.empty() ? config_.charset : charset];
 }
@@ -132,6 +139,7 @@ sql::Connection* Database::Connection(Session& s, const std::string& charset) {
     opts["OPT_RECONNECT"] = false;
     sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
     s.conn.reset(driver->connect(opts));
+    s.opened = Now();
     std::unique_ptr<sql::Statement> st(s.conn->createStatement());
     // Feeds read committed rows as they are now, each query on its own.
     st->execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");

@@ -138,9 +138,14 @@ class Database {
   void Pin() { ++pinned_; }
   void Unpin();
 
+  // When the connection of the [database] charset was opened (UnixTime, by
+  // the system's clock), or nullopt when none is open (the status page).
+  std::optional<int64_t> opened() const;
+
  private:
   struct Session {
     std::unique_ptr<sql::Connection> conn;
+    int64_t opened = 0;  // UnixTime
     std::map<const SqlQuery*, std::unique_ptr<sql::PreparedStatement>> prepared;
   };
   Session& SessionFor(const std::string& charset);

@@ -28,6 +28,8 @@ const char* HttpReason(int status) {
       return "Not Modified";
     case 400:
       return "Bad Request";
+    case 403:
+      return "Forbidden";
     case 404:
       return "Not Found";
     case 405:

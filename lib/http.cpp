@@ -66,6 +66,9 @@ Request RequestFromEnvironment(const std::function<const char*(const char*)>& ge
   r.if_modified_since = std::string(TrimSpace(v("HTTP_IF_MODIFIED_SINCE")));
   r.accept_encoding = v("HTTP_ACCEPT_ENCODING");
   r.user_agent = v("HTTP_USER_AGENT");
+  r.accept = v("HTTP_ACCEPT");
+  r.authorization = v("HTTP_AUTHORIZATION");
+  r.remote_addr = v("REMOTE_ADDR");
   return r;
 }
 

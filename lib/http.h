@@ -26,6 +26,9 @@ struct Request {
   std::string if_modified_since;
   std::string accept_encoding;
   std::string user_agent;
+  std::string accept;         // Accept
+  std::string authorization;  // Authorization (the status page's token)
+  std::string remote_addr;    // the client's address, as the web server saw it
 };
 
 // Builds a Request from CGI meta-variables, looked up through `get` (getenv,

@@ -22,6 +22,8 @@ struct Queries {
       "VALUES (:robot, :feed, :visit, NULL, :now) ON DUPLICATE KEY UPDATE "
       "previous_visit = IF(VALUES(last_visit) > last_visit, last_visit, previous_visit), "
       "last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)");
+  SqlQuery list_visits = State(
+      "SELECT robot, feed, last_visit, previous_visit, recorded FROM feed_robot_visit ORDER BY robot, feed LIMIT 1000");
   SqlQuery load_plan = State("SELECT identity, planned, parts FROM feed_part_plan WHERE feed = :feed");
   SqlQuery save_plan = State(
       "INSERT INTO feed_part_plan (feed, identity, planned, parts) VALUES (:feed, :identity, :planned, :parts) "
@@ -73,6 +75,16 @@ Visits StateStore::LoadVisits(const std::string& robot, const std::string& feed)
   if (!visit.IsNull(0)) v.last = std::string(visit.Get(0));
   if (!visit.IsNull(1)) v.previous = std::string(visit.Get(1));
   return v;
+}
+
+std::vector<RobotVisit> StateStore::ListVisits() {
+  std::vector<RobotVisit> out;
+  Rows r = db_.Run(Q().list_visits, {});
+  while (r.Next()) {
+    out.push_back({std::string(r.Get(0)), std::string(r.Get(1)), std::string(r.Get(2)), std::string(r.Get(3)),
+                   std::string(r.Get(4))});
+  }
+  return out;
 }
 
 void StateStore::RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,

@@ -53,6 +53,14 @@ struct Visits {
   std::optional<std::string> last, previous;
 };
 
+// One robot's record of one feed, as feed_robot_visit holds it (site
+// time, "YYYY-MM-DD HH:MM:SS"): the status page's list.
+struct RobotVisit {
+  std::string robot, feed;
+  std::string last, previous;  // previous: "" when none
+  std::string recorded;        // when the last one was written
+};
+
 struct PartPlan {
   std::string identity;  // the mapping and limits the plan was made for
   int64_t planned = 0;   // UnixTime it was last refreshed
@@ -72,6 +80,8 @@ class StateStore {
 
   // The robot's recorded visits of `feed` (none: both nullopt).
   Visits LoadVisits(const std::string& robot, const std::string& feed);
+  // Every robot's record of every feed, by robot then feed (at most 1000).
+  std::vector<RobotVisit> ListVisits();
   // Moves the record forward to `visit` (never back), the last one becoming
   // the previous one; stamped `now`.
   void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,

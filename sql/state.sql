@@ -5,6 +5,7 @@
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_state_seen TO 'feeds'@'localhost';
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON board.feed_item_state TO 'feeds'@'localhost';
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_item_sync TO 'feeds'@'localhost';
+--   GRANT SELECT, INSERT, DELETE ON board.feed_run_report TO 'feeds'@'localhost';  (the status page)
 -- (the feed user needs only SELECT on the board's own tables).
 
 -- Each robot's last two visits of each feed (Jooble's incremental feed):
@@ -84,4 +85,25 @@ CREATE TABLE IF NOT EXISTS feed_item_sync (
   feed    VARCHAR(64) NOT NULL,
   synced  BIGINT NOT NULL,
   PRIMARY KEY (feed)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- What each response of each feed was, for the status page ([status]
+-- enabled = 1; lib/run_report.h): written after the response was handed
+-- over, never inside it; each write drops the feed's reports beyond the
+-- newest [status] reports (20).
+CREATE TABLE IF NOT EXISTS feed_run_report (
+  id         BIGINT NOT NULL AUTO_INCREMENT,
+  feed       VARCHAR(64) NOT NULL,   -- the [feed NAME] or [set NAME]
+  at         BIGINT NOT NULL,        -- when, Unix seconds
+  robot      VARCHAR(64) NOT NULL,   -- which robot asked ('' anyone else)
+  client     VARCHAR(64) NOT NULL,   -- the client's address
+  method     VARCHAR(8) NOT NULL,    -- GET or HEAD (a HEAD sends no rows)
+  status     SMALLINT NOT NULL,      -- the HTTP status sent
+  rows_sent  BIGINT NOT NULL,
+  bytes      BIGINT NOT NULL,        -- the body before compression
+  millis     BIGINT NOT NULL,        -- time taken
+  left_out   BIGINT NOT NULL,        -- rows (and items) a template rule left out
+  reasons    TEXT NOT NULL,          -- the first few of them, one a line
+  PRIMARY KEY (id),
+  KEY newest (feed, id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

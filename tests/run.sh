@@ -121,6 +121,11 @@ cp -r conf templates sql "$SITE/"
 # Short database timeouts, so that the frozen-database test takes seconds.
 sed -i 's/^\[database\]$/[database]\nconnect_timeout = 2\nread_timeout = 4\nwrite_timeout = 4/' \
     "$SITE/conf/sample-board.ini"
+# The status page on, behind a random token the tests get as
+# FEED_TEST_STATUS_TOKEN (the shipped config leaves it off). Last in the
+# file, so that nginx's copy below can drop it again.
+STATUS_TOKEN=$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')
+printf '\n[status]\nenabled = 1\ntoken = %s\nreports = 20\n' "$STATUS_TOKEN" >>"$SITE/conf/sample-board.ini"
 cp build/feed.fcgi "$SITE/cgi-bin/feed.fcgi"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # The shipped configs carry no secret: a random one keys this run's tokens.
@@ -134,7 +139,9 @@ FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/ur
 # against the tables as it starts: the board's schema comes first.
 cat sql/sample-board.sql sql/state.sql | mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed sample_test
 NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-sed 's/^hand_off *=.*/hand_off = none/' "$SITE/conf/sample-board.ini" >"$SITE/conf/sample-board-nginx.ini"
+# ...and the status page off as shipped (the e2e tests expect 404 there).
+sed -e 's/^hand_off *=.*/hand_off = none/' -e '/^\[status\]$/,$d' "$SITE/conf/sample-board.ini" \
+    >"$SITE/conf/sample-board-nginx.ini"
 FEED_DB_SOCKET=$SOCKET FEED_DB_NAME=sample_test FEED_SECRET=$(head -c 24 /dev/urandom | base64) \
     tests/harness/nginx.sh start "$WORK/nginx" "$NGINX_PORT" "$SITE" "$SITE/conf/sample-board-nginx.ini" \
     >"$WORK/nginx-start.log" 2>&1 ||
@@ -154,6 +161,11 @@ if [ -f "$LEGACY/schema.sql" ] && [ -f "$LEGACY/gen.py" ]; then
     fi
 fi
 
+# What tests leave for a person to look at (the status page's screenshots);
+# kept after the run.
+export FEED_TEST_OUTPUT=$ROOT/build/test-output
+mkdir -p "$FEED_TEST_OUTPUT"
+export FEED_TEST_STATUS_TOKEN=$STATUS_TOKEN FEED_TEST_NGINX_URL=http://127.0.0.1:$NGINX_PORT/cgi-bin/feed.fcgi
 export FEED_TEST_APACHE_LOG=$WORK/apache/log/apache-error.log
 export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
@@ -187,6 +199,10 @@ if grep -q 'feed.fcgi' "$WORK/apache/log/apache-error.log" 2>/dev/null; then
     log "feed.fcgi in Apache's error log:"
     grep 'feed.fcgi' "$WORK/apache/log/apache-error.log" | tail -5 | cut -c1-300
 fi
+
+for f in "$FEED_TEST_OUTPUT"/status-*.png; do
+    [ -f "$f" ] && log "status page screenshot: $f"
+done
 
 echo
 [ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"

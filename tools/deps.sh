@@ -27,6 +27,8 @@ PACKAGES=(
     nginx-light spawn-fcgi      # the same, behind nginx: spawn-fcgi keeps the pool
     curl python3 tzdata         # test harness, fixture generator, time zones
     libxml2-utils               # xmllint: sitemaps checked against the sitemaps.org XSDs
+    chromium                    # the status page, tested in a real browser (headless)
+    nlohmann-json3-dev          # tests read the status page's JSON with a parser of their own
 )
 PACKAGES+=("$@")
 

@@ -7,6 +7,10 @@
 //   FEED_TEST_BIN      the feed.fcgi binary
 //   FEED_TEST_URL      the feed under Apache: http://127.0.0.1:PORT/cgi-bin/feed.fcgi
 //   FEED_TEST_APACHE_LOG  that Apache's error log (feed.fcgi's stderr)
+//   FEED_TEST_STATUS_TOKEN  the token of the status page the Apache site enables
+//   FEED_TEST_NGINX_URL  the same site behind nginx, its status page off
+//   FEED_TEST_OUTPUT   a folder for what a person may want to look at after
+//                      the run (the status page's screenshots)
 #pragma once
 
 #include <functional>
