@@ -136,7 +136,7 @@ WriteReport App::WriteSet(const std::string& path, const std::string& dir,
 
 void App::Dispatch(const Request& req, Response& resp, FeedReport* report, std::string* served) {
   if (status_ && req.path_info == config_.status.path) {
-    status_->Serve(req, servers_.primary(), clock_, resp);
+    status_->Serve(req, servers_.primary(), clock_, resp, &servers_);
     return;
   }
   auto match = routes_.Match(req.path_info);

@@ -142,6 +142,22 @@ std::string StatusHtml(const StatusSnapshot& s, const TimeZone& zone) {
   h += s.connection_age ? "connection open for " + Span(*s.connection_age) + " (" + N(*s.connection_age) + " s)"
                         : std::string("no connection open");
   h += "</p>\n";
+  if (s.writes.failed > 0) {
+    h += "<p class=\"bad\" id=\"failed-writes\">" + N(s.writes.failed) + " writes the primary did not take, the last " +
+         Html(SiteTime(s.writes.last_failed, zone)) + ": " + Html(s.writes.last_error) + "</p>\n";
+  }
+  if (s.servers.size() > 1) {
+    h += "<div class=\"scroll\"><table id=\"server-table\"><thead><tr><th>server</th><th>health</th>"
+         "<th>checked</th><th>passed over</th><th>why</th></tr></thead><tbody>\n";
+    for (const ServerStatus& v : s.servers) {
+      const char* health = ServerHealthName(v.health);
+      h += "<tr class=\"server\" data-server=\"" + Html(v.name) + "\" data-health=\"" + Html(health) + "\"><td>" +
+           Html(v.name) + "</td><td class=\"" + (v.health == ServerHealth::kHealthy ? "ok" : "bad") + "\">" +
+           Html(health) + "</td><td>" + (v.checked ? Html(SiteTime(v.checked, zone)) : std::string("—")) +
+           "</td><td class=\"n\">" + N(v.passed_over) + "</td><td>" + Html(v.error) + "</td></tr>\n";
+    }
+    h += "</tbody></table></div>\n";
+  }
   if (!s.reports_error.empty()) h += "<p class=\"bad\" id=\"reports-error\">" + Html(s.reports_error) + "</p>\n";
   h += "</section>\n";
 
@@ -204,7 +220,16 @@ std::string StatusJson(const StatusSnapshot& s) {
                   ",\n \"database\": {\"reachable\": " + (s.db_reachable ? "true" : "false") +
                   ", \"error\": " + Json(s.db_error) +
                   ", \"connection_age_seconds\": " + (s.connection_age ? N(*s.connection_age) : "null") +
-                  "},\n \"reports_error\": " + Json(s.reports_error) + ",\n \"feeds\": [";
+                  "},\n \"servers\": [";
+  for (size_t i = 0; i < s.servers.size(); ++i) {
+    const ServerStatus& v = s.servers[i];
+    j += std::string(i ? ", " : "") + "{\"name\": " + Json(v.name) + ", \"health\": " + Json(ServerHealthName(v.health)) +
+         ", \"error\": " + Json(v.error) + ", \"checked\": " + N(v.checked) + ", \"passed_over\": " + N(v.passed_over) +
+         "}";
+  }
+  j += "],\n \"failed_writes\": {\"count\": " + N(s.writes.failed) + ", \"last_error\": " + Json(s.writes.last_error) +
+       ", \"last\": " + N(s.writes.last_failed) + "},\n \"reports_error\": " + Json(s.reports_error) +
+       ",\n \"feeds\": [";
   for (size_t i = 0; i < s.feeds.size(); ++i) {
     const StatusFeed& f = s.feeds[i];
     j += std::string(i ? ",\n  " : "\n  ") + "{\"name\": " + Json(f.name) + ", \"path\": " + Json(f.path) +
@@ -263,8 +288,12 @@ bool WantsJson(const Request& req, const QueryParams& params) {
 StatusPage::StatusPage(const Config& config, std::vector<std::pair<std::string, std::string>> feeds)
     : config_(config), feeds_(std::move(feeds)) {}
 
-StatusSnapshot StatusPage::Snapshot(Database& db, const Clock& clock) const {
+StatusSnapshot StatusPage::Snapshot(Database& db, const Clock& clock, const ReplicaSet* servers) const {
   StatusSnapshot s;
+  if (servers) {
+    s.servers = servers->servers();
+    s.writes = servers->writes();
+  }
   s.version = ProgramVersion();
   s.config_file = config_.file;
   s.time_zone = config_.time_zone;
@@ -289,7 +318,8 @@ StatusSnapshot StatusPage::Snapshot(Database& db, const Clock& clock) const {
   return s;
 }
 
-void StatusPage::Serve(const Request& req, Database& db, const Clock& clock, Response& resp) const {
+void StatusPage::Serve(const Request& req, Database& db, const Clock& clock, Response& resp,
+                       const ReplicaSet* servers) const {
   std::optional<QueryParams> params;
   try {
     params = QueryParams::Parse(req.query_string);
@@ -308,7 +338,7 @@ void StatusPage::Serve(const Request& req, Database& db, const Clock& clock, Res
   }
   if (!params) params = QueryParams::Parse(req.query_string);  // throws its 400
   const bool json = WantsJson(req, *params);
-  const StatusSnapshot snap = Snapshot(db, clock);
+  const StatusSnapshot snap = Snapshot(db, clock, servers);
   ResponseHead h;
   h.Add("Content-Type", json ? "application/json; charset=utf-8" : "text/html; charset=utf-8");
   h.Add("Cache-Control", "no-store");

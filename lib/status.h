@@ -10,6 +10,9 @@
 //   {"program": "feed.fcgi", "version": "...", "config": "/srv/feeds/conf/my-board.ini",
 //    "time_zone": "Europe/Kiev", "generated": UNIX, "generated_utc": "2026-12-01T10:00:00Z",
 //    "database": {"reachable": true, "error": "", "connection_age_seconds": 42 (null: none open)},
+//    "servers": [{"name": "primary", "health": "healthy", "error": "", "checked": UNIX (0: never),
+//        "passed_over": 0}, {"name": "r1", ...}]   (the primary, then each replica; this process's view),
+//    "failed_writes": {"count": 0, "last_error": "", "last": UNIX (0: none)},
 //    "reports_error": "" (why the reports could not be read),
 //    "feeds": [{"name": "yads", "path": "/yads", "responses": [   (newest first)
 //        {"at": UNIX, "at_utc": "...", "robot": "JoobleBot" ("" not a robot), "client": "203.0.113.7",
@@ -30,6 +33,7 @@
 #include "config.h"
 #include "database.h"
 #include "http.h"
+#include "replica_set.h"
 #include "run_report.h"
 #include "state.h"
 
@@ -50,6 +54,8 @@ struct StatusSnapshot {
   bool db_reachable = false;
   std::string db_error;                   // why not
   std::optional<int64_t> connection_age;  // seconds; nullopt: none open
+  std::vector<ServerStatus> servers;      // the primary, then each replica (this process's view)
+  WriteStatus writes;                     // writes the primary did not take (this process's)
   std::string reports_error;              // reports or visits could not be read
   std::vector<StatusFeed> feeds;          // every feed the config serves, in its order
   std::vector<RobotVisit> visits;
@@ -73,11 +79,13 @@ class StatusPage {
 
   // Answers a request for the page's path (any method the caller let
   // through: GET or HEAD).
-  void Serve(const Request& req, Database& db, const Clock& clock, Response& resp) const;
+  // `servers`, when given, adds each server's health and the failed writes.
+  void Serve(const Request& req, Database& db, const Clock& clock, Response& resp,
+             const ReplicaSet* servers = nullptr) const;
 
   // Reads what the page shows; a database that does not answer is shown
   // as such, never thrown.
-  StatusSnapshot Snapshot(Database& db, const Clock& clock) const;
+  StatusSnapshot Snapshot(Database& db, const Clock& clock, const ReplicaSet* servers = nullptr) const;
 
  private:
   const Config& config_;

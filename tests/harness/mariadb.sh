@@ -38,7 +38,14 @@ if [ "$(id -u)" = 0 ]; then DB_USER=mysql; else DB_USER=''; fi
 alive() {
     local pid
     [ -s "$1" ] && pid=$(cat "$1") && [ -n "$pid" ] &&
-        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && ! zombie "$pid"
+}
+
+# zombie PID: PID has exited and waits for its parent to reap it (a server
+# killed with -9 whose parent is still there, such as the test that
+# started it): gone as far as a client can tell.
+zombie() {
+    grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
 # open_path USER PATH: USER can reach PATH. Folders under /tmp (or $TMPDIR)
@@ -93,7 +100,7 @@ if [ "$CMD" = stop ]; then
     pid=$(cat "$PIDFILE")
     kill -TERM "$pid"
     for i in $(seq 600); do
-        [ -e "/proc/$pid" ] || { log "stopped (pid $pid)"; exit 0; }
+        { [ -e "/proc/$pid" ] && ! zombie "$pid"; } || { log "stopped (pid $pid)"; exit 0; }
         sleep 0.1
     done
     die "mariadbd (pid $pid) did not stop within 60 s, see $ERRLOG"

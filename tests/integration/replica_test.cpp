@@ -24,6 +24,7 @@
 
 #include "app.h"
 #include "datetime.h"
+#include "status.h"
 #include "test_env.h"
 
 namespace feed {
@@ -382,6 +383,18 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
   EXPECT_GE(b.servers().writes().failed, 1);
   EXPECT_NE(b.servers().writes().last_error.find("jooble"), std::string::npos) << b.servers().writes().last_error;
   EXPECT_EQ(StatusOf(b, "primary").health, ServerHealth::kDown);
+  // The status page says so: the primary down, the write it did not take.
+  SystemClock clock;
+  const StatusSnapshot snap = StatusPage(b.config(), {{"jooble", "/jooble"}}).Snapshot(b.servers().primary(), clock,
+                                                                                     &b.servers());
+  const std::string json = StatusJson(snap), html = StatusHtml(snap, testing::Kiev());
+  EXPECT_NE(json.find("{\"name\": \"primary\", \"health\": \"down\""), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"name\": \"r2\", \"health\": "), std::string::npos) << json;
+  EXPECT_NE(json.find("\"failed_writes\": {\"count\": " + std::to_string(b.servers().writes().failed)),
+            std::string::npos)
+      << json;
+  EXPECT_NE(html.find("data-server=\"primary\" data-health=\"down\""), std::string::npos) << html;
+  EXPECT_NE(html.find("id=\"failed-writes\""), std::string::npos);
   // Every current job (the record could not be read), not only those
   // after the record's 2026-11-01: the robot loses nothing.
   const std::string current =
