@@ -18,14 +18,25 @@ char32_t At(std::string_view s, size_t i, size_t* len) {
   return 0xFFFFFFFF;
 }
 
-bool Contains(std::string_view seps, char32_t cp) {
-  for (size_t i = 0; i < seps.size();) {
-    size_t len;
-    if (At(seps, i, &len) == cp) return true;
-    i += len;
+// The separators' code points, decoded once for a whole value (at most
+// 16 when IsListSeparatorSet holds; more are cut off).
+struct Separators {
+  explicit Separators(std::string_view seps) {
+    for (size_t i = 0; i < seps.size() && n < 16;) {
+      size_t len;
+      cps[n++] = At(seps, i, &len);
+      i += len;
+    }
   }
-  return false;
-}
+  bool Contains(char32_t cp) const {
+    for (size_t k = 0; k < n; ++k) {
+      if (cps[k] == cp) return true;
+    }
+    return false;
+  }
+  char32_t cps[16];
+  size_t n = 0;
+};
 
 std::string_view TrimList(std::string_view s) {
   // From the front, code point by code point; from the back, by finding
@@ -57,6 +68,7 @@ bool IsListSeparatorSet(std::string_view seps) {
 
 std::vector<std::string_view> SplitList(std::string_view value, std::string_view seps) {
   std::vector<std::string_view> out;
+  const Separators separators(seps);
   size_t start = 0, i = 0;
   auto piece = [&](size_t end) {
     std::string_view p = TrimList(value.substr(start, end - start));
@@ -65,7 +77,7 @@ std::vector<std::string_view> SplitList(std::string_view value, std::string_view
   while (i < value.size()) {
     size_t len;
     const char32_t cp = At(value, i, &len);
-    if (cp != 0xFFFFFFFF && Contains(seps, cp)) {
+    if (cp != 0xFFFFFFFF && separators.Contains(cp)) {
       piece(i);
       start = i + len;
     }

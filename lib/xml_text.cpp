@@ -120,47 +120,12 @@ constexpr std::array<std::array<unsigned char, 0x800>, kModeCount> kCp1251Short 
   return t;
 }();
 
-constexpr char32_t kInvalid = 0xFFFFFFFF;
+constexpr char32_t kInvalid = utf8_detail::kInvalid;
 
 constexpr bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
 
-// DecodeUtf8's body: the code point of the sequence at p (n >= 1 bytes
-// available) and its length, or kInvalid and length 1.
-inline char32_t Decode(const unsigned char* p, size_t n, size_t* len) {
-  *len = 1;
-  const unsigned char b0 = p[0];
-  if (b0 < 0x80) return b0;
-  // The second byte's range depends on the first: that is what rules out
-  // overlong forms (E0 80-9F, F0 80-8F), surrogates (ED A0-BF) and code
-  // points past U+10FFFF (F4 90-BF), per RFC 3629's table.
-  unsigned char lo = 0x80, hi = 0xBF;
-  size_t need;
-  char32_t cp;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    need = 2;
-    cp = b0 & 0x1F;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    need = 3;
-    cp = b0 & 0x0F;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    need = 4;
-    cp = b0 & 0x07;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  } else {
-    return kInvalid;  // continuation byte, C0/C1 overlong lead, F5-FF
-  }
-  if (n < need || p[1] < lo || p[1] > hi) return kInvalid;
-  cp = (cp << 6) | (p[1] & 0x3F);
-  for (size_t k = 2; k < need; ++k) {
-    if (!IsContinuation(p[k])) return kInvalid;
-    cp = (cp << 6) | (p[k] & 0x3F);
-  }
-  *len = need;
-  return cp;
-}
+// DecodeUtf8's body (xml_text.h, inline there for the per-character loops).
+inline char32_t Decode(const unsigned char* p, size_t n, size_t* len) { return utf8_detail::Decode(p, n, len); }
 
 constexpr bool IsXmlCharInline(char32_t cp) {
   if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
@@ -803,12 +768,6 @@ void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, const Ch
 }
 
 void AppendEncoded(std::string& out, std::string_view utf8, const Charset& cs) { AppendXmlMode<Mode::kRaw>(out, utf8, cs); }
-
-std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len) {
-  const char32_t cp = Decode(reinterpret_cast<const unsigned char*>(s.data()), s.size(), len);
-  if (cp == kInvalid) return std::nullopt;
-  return cp;
-}
 
 void AppendUtf8(std::string& out, char32_t cp) {
   char buf[4];

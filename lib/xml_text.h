@@ -85,7 +85,7 @@ void AppendEncoded(std::string& out, std::string_view utf8, const Charset& cs);
 // point and sets *len to the sequence length (1-4). On an invalid sequence
 // returns std::nullopt and sets *len to 1 (the byte to skip).
 // REQUIRES: !s.empty().
-std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len);
+inline std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len);
 
 // Appends code point `cp` (REQUIRES: a valid scalar value) as UTF-8.
 void AppendUtf8(std::string& out, char32_t cp);
@@ -114,5 +114,55 @@ void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251);
 // still UTF-8. Used where text is tested before it is written (rules such as
 // "required field is empty").
 std::string CleanUtf8(std::string_view utf8);
+
+namespace utf8_detail {
+
+constexpr char32_t kInvalid = 0xFFFFFFFF;
+
+// The code point of the UTF-8 sequence at p (n >= 1 bytes available) and
+// its length, or kInvalid and length 1.
+inline char32_t Decode(const unsigned char* p, size_t n, size_t* len) {
+  *len = 1;
+  const unsigned char b0 = p[0];
+  if (b0 < 0x80) return b0;
+  // The second byte's range depends on the first: that is what rules out
+  // overlong forms (E0 80-9F, F0 80-8F), surrogates (ED A0-BF) and code
+  // points past U+10FFFF (F4 90-BF), per RFC 3629's table.
+  unsigned char lo = 0x80, hi = 0xBF;
+  size_t need;
+  char32_t cp;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    need = 2;
+    cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    need = 3;
+    cp = b0 & 0x0F;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    need = 4;
+    cp = b0 & 0x07;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return kInvalid;  // continuation byte, C0/C1 overlong lead, F5-FF
+  }
+  if (n < need || p[1] < lo || p[1] > hi) return kInvalid;
+  cp = (cp << 6) | (p[1] & 0x3F);
+  for (size_t k = 2; k < need; ++k) {
+    if (!((p[k] & 0xC0) == 0x80)) return kInvalid;
+    cp = (cp << 6) | (p[k] & 0x3F);
+  }
+  *len = need;
+  return cp;
+}
+
+}  // namespace utf8_detail
+
+inline std::optional<char32_t> DecodeUtf8(std::string_view s, size_t* len) {
+  const char32_t cp = utf8_detail::Decode(reinterpret_cast<const unsigned char*>(s.data()), s.size(), len);
+  if (cp == utf8_detail::kInvalid) return std::nullopt;
+  return cp;
+}
 
 }  // namespace feed
