@@ -8,6 +8,7 @@ the database's) before its time is used: a fast wrong answer is no result.
 Results: a Markdown table and latest.json in bench/results/, and PNG charts.
 
     bench.py                   every measurement
+    bench.py --only yads       only the Yads group (full and incremental)
     bench.py --only sitemaps   only the sitemap group (also BENCH_ONLY=sitemaps)
     bench.py --only baidu      only Baidu's document sitemap (BENCH_FILES documents)
     bench.py --only msn        only the MSN group (also BENCH_ONLY=msn)
@@ -48,7 +49,7 @@ FEED_SECRET = os.urandom(24).hex()
 # The groups of measurements; --only picks some (the others keep the figures
 # of the last run at the same board size).
 GROUPS = ('yads', 'jooble', 'memory', 'sitemaps', 'baidu', 'msn')
-ONLY_GROUPS = ('sitemaps', 'baidu', 'msn')
+ONLY_GROUPS = ('yads', 'jooble', 'sitemaps', 'baidu', 'msn')
 # sitemap.js (npm `sitemap`), the sitemap contender, and its driver.
 SITEMAP_JS = 'sitemap@8'
 SITEMAP_JS_DIR = os.path.join(BASE, 'sitemapjs')
@@ -270,8 +271,12 @@ def full_yads(board, feed, results):
         'php': lambda d: follow_pages('http://127.0.0.1:%d/yads.php' % board.port,
                                       rb'<continue>([0-9]+)</continue>', d),
     }
-    times = {k: [] for k in list(contenders) + ['floor_cp1251', 'floor_utf8mb4']}
+    times = {k: [] for k in list(contenders) + ['floor_cp1251', 'floor_utf8mb4', 'own']}
     query = YADS_QUERY.format(date='1970-01-01 00:00:00', limit='')
+    # The mapping's own cost: the query feed.fcgi walks for a full dump
+    # (query_full), unpaged, through the same client as the floor.
+    own = own_sql('legacy-yads-full.sql', {'site_url': "'http://doska.example'", 'after_ad_id': '0',
+                                           'limit': '1000000000'})
     for r in range(ROUNDS):
         for name, fn in contenders.items():
             with tempfile.TemporaryDirectory(dir=BASE) as d:
@@ -288,6 +293,15 @@ def full_yads(board, feed, results):
                 raise SystemExit('bench: the floor gave %s rows, expected %d' % (out.strip(), expected))
             times['floor_' + cs].append(t)
             log('full yads round %d: floor %s %.2f s' % (r + 1, cs, t))
+        with tempfile.NamedTemporaryFile('w', dir=BASE, suffix='.sql') as sql:
+            sql.write(own)
+            sql.flush()
+            cmd = ' '.join(board.client('cp1251')) + ' --quick -N -B <%s | wc -l' % sql.name
+            t, out = timed(lambda: run(['bash', '-c', cmd], capture_output=True).stdout)
+        if int(out) != expected:
+            raise SystemExit('bench: the mapping\'s own query gave %s rows, expected %d' % (out.strip(), expected))
+        times['own'].append(t)
+        log('full yads round %d: its own query (sql/legacy-yads-full.sql) %.2f s' % (r + 1, t))
     m = {k: median(v) for k, v in times.items()}
     floor = min(m['floor_cp1251'], m['floor_utf8mb4'])
     results.update({
@@ -296,6 +310,8 @@ def full_yads(board, feed, results):
         'yads_full_floor_cp1251_s': m['floor_cp1251'], 'yads_full_floor_utf8mb4_s': m['floor_utf8mb4'],
         'yads_full_feed_ads_per_s': expected / m['feed'], 'yads_full_php_ads_per_s': expected / m['php'],
         'yads_full_floor_ads_per_s': expected / floor,
+        'yads_full_own_query_s': m['own'],
+        'ratio_yads_full_feed_time_vs_own_query': m['feed'] / m['own'],
         'ratio_yads_full_feed_time_vs_floor': m['feed'] / floor,
         'ratio_yads_full_php_time_vs_feed': m['php'] / m['feed'],
     })
@@ -774,6 +790,16 @@ def sitemaps(big, small, feed, results):
 BAIDU_MAX_BYTES = 10485760
 
 
+def own_sql(name, values):
+    """A shipped query of the legacy board with its parameters as literals
+    (`values`: name -> SQL literal), for the mariadb client."""
+    with open(os.path.join(ROOT, 'sql', name)) as f:
+        text = f.read()
+    for k, v in sorted(values.items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(r':%s\b' % re.escape(k), v, text)
+    return text
+
+
 def baidu_sql(name):
     """A shipped Baidu query of the legacy board over the whole table: its
     parameters as the engine binds them for an unbounded range, one query
@@ -1072,16 +1098,25 @@ def report_yads(r):
         '| yads.php | %.2f s | %.0f |' % (r['yads_full_php_s'], r['yads_full_php_ads_per_s']),
         '| floor: mariadb --quick, cp1251 | %.2f s | %.0f |' % (r['yads_full_floor_cp1251_s'], r['yads_full_ads'] / r['yads_full_floor_cp1251_s']),
         '| floor: mariadb --quick, utf8mb4 | %.2f s | %.0f |' % (r['yads_full_floor_utf8mb4_s'], r['yads_full_ads'] / r['yads_full_floor_utf8mb4_s']),
+    ] + ([
+        '| the mapping\'s own query (`sql/legacy-yads-full.sql`, unpaged), mariadb --quick, cp1251 | %.2f s | %.0f |' % (
+            r['yads_full_own_query_s'], r['yads_full_ads'] / r['yads_full_own_query_s']),
+    ] if r.get('yads_full_own_query_s') else []) + [
         '',
-        '- feed.fcgi time / floor time: **%.2f×** (target at most 1.2×: %s)' % (t_full, ok(t_full <= 1.2)),
-        '- yads.php time / feed.fcgi time: **%.2f×**' % r['ratio_yads_full_php_time_vs_feed'], '',
+        '- feed.fcgi time / floor time: **%.2f×** (target at most 1.0×: %s)' % (t_full, ok(t_full <= 1.0)),
+        '- yads.php time / feed.fcgi time: **%.2f×**' % r['ratio_yads_full_php_time_vs_feed'],
+    ] + ([
+        '- feed.fcgi time / its own query\'s time (the engine\'s cost over the mapping\'s): **%.2f×**' % (
+            r['ratio_yads_full_feed_time_vs_own_query']),
+    ] if r.get('ratio_yads_full_feed_time_vs_own_query') else []) + [
+        '',
         '## 2. Incremental Yads (`date` %s, %d ads; %d connections, %d s)' % (
             r['yads_incr_date'], r['yads_incr_ads'], CONCURRENCY, WRK_SECONDS), '',
         '| contender | requests/s | p99 latency |', '|---|---:|---:|',
         '| feed.fcgi | %.0f | %.1f ms |' % (r['yads_incr_feed_rps'], r['yads_incr_feed_p99_ms']),
         '| yads.php | %.0f | %.1f ms |' % (r['yads_incr_php_rps'], r['yads_incr_php_p99_ms']),
         '| floor: mariadb-slap, yads.php\'s page query | %.0f | |' % r['yads_incr_floor_qps'], '',
-        '- feed.fcgi / floor: **%.2f×** (target at least 0.8×: %s)' % (t_incr, ok(t_incr >= 0.8)),
+        '- feed.fcgi / floor: **%.2f×** (target at least 1.0×: %s)' % (t_incr, ok(t_incr >= 1.0)),
         '- feed.fcgi / yads.php: **%.2f×**' % r['ratio_yads_incr_feed_vs_php'], '',
     ]
 

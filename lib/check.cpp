@@ -329,26 +329,6 @@ size_t CheckReport::errors() const {
   return n;
 }
 
-namespace {
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-}  // namespace
-
 std::string CheckReport::Json() const {
   std::string s = "{\"feeds\": " + std::to_string(feeds) + ", \"rows\": " + std::to_string(rows) +
                   ", \"errors\": " + std::to_string(errors()) + ", \"findings\": [";

@@ -46,24 +46,6 @@ std::string Html(std::string_view text) {
   return out;
 }
 
-std::string Json(std::string_view text) {
-  std::string out = "\"";
-  for (unsigned char c : CleanUtf8(text)) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string N(int64_t n) { return std::to_string(n); }
 
 // "42 s", "3 min", "5 h", "2 d".
@@ -214,34 +196,34 @@ std::string StatusHtml(const StatusSnapshot& s, const TimeZone& zone) {
 }
 
 std::string StatusJson(const StatusSnapshot& s) {
-  std::string j = "{\"program\": \"feed.fcgi\", \"version\": " + Json(s.version) +
-                  ", \"config\": " + Json(s.config_file) + ", \"time_zone\": " + Json(s.time_zone) +
-                  ", \"generated\": " + N(s.now) + ", \"generated_utc\": " + Json(FormatRfc3339Utc(s.now)) +
+  std::string j = "{\"program\": \"feed.fcgi\", \"version\": " + JsonString(s.version) +
+                  ", \"config\": " + JsonString(s.config_file) + ", \"time_zone\": " + JsonString(s.time_zone) +
+                  ", \"generated\": " + N(s.now) + ", \"generated_utc\": " + JsonString(FormatRfc3339Utc(s.now)) +
                   ",\n \"database\": {\"reachable\": " + (s.db_reachable ? "true" : "false") +
-                  ", \"error\": " + Json(s.db_error) +
+                  ", \"error\": " + JsonString(s.db_error) +
                   ", \"connection_age_seconds\": " + (s.connection_age ? N(*s.connection_age) : "null") +
                   "},\n \"servers\": [";
   for (size_t i = 0; i < s.servers.size(); ++i) {
     const ServerStatus& v = s.servers[i];
-    j += std::string(i ? ", " : "") + "{\"name\": " + Json(v.name) + ", \"health\": " + Json(ServerHealthName(v.health)) +
-         ", \"error\": " + Json(v.error) + ", \"checked\": " + N(v.checked) + ", \"passed_over\": " + N(v.passed_over) +
+    j += std::string(i ? ", " : "") + "{\"name\": " + JsonString(v.name) + ", \"health\": " + JsonString(ServerHealthName(v.health)) +
+         ", \"error\": " + JsonString(v.error) + ", \"checked\": " + N(v.checked) + ", \"passed_over\": " + N(v.passed_over) +
          "}";
   }
-  j += "],\n \"failed_writes\": {\"count\": " + N(s.writes.failed) + ", \"last_error\": " + Json(s.writes.last_error) +
-       ", \"last\": " + N(s.writes.last_failed) + "},\n \"reports_error\": " + Json(s.reports_error) +
+  j += "],\n \"failed_writes\": {\"count\": " + N(s.writes.failed) + ", \"last_error\": " + JsonString(s.writes.last_error) +
+       ", \"last\": " + N(s.writes.last_failed) + "},\n \"reports_error\": " + JsonString(s.reports_error) +
        ",\n \"feeds\": [";
   for (size_t i = 0; i < s.feeds.size(); ++i) {
     const StatusFeed& f = s.feeds[i];
-    j += std::string(i ? ",\n  " : "\n  ") + "{\"name\": " + Json(f.name) + ", \"path\": " + Json(f.path) +
+    j += std::string(i ? ",\n  " : "\n  ") + "{\"name\": " + JsonString(f.name) + ", \"path\": " + JsonString(f.path) +
          ", \"responses\": [";
     for (size_t k = 0; k < f.responses.size(); ++k) {
       const RunReport& r = f.responses[k];
       j += std::string(k ? ",\n    " : "\n    ") + "{\"at\": " + N(r.at) +
-           ", \"at_utc\": " + Json(FormatRfc3339Utc(r.at)) + ", \"robot\": " + Json(r.robot) +
-           ", \"client\": " + Json(r.client) + ", \"method\": " + Json(r.method) + ", \"status\": " + N(r.status) +
+           ", \"at_utc\": " + JsonString(FormatRfc3339Utc(r.at)) + ", \"robot\": " + JsonString(r.robot) +
+           ", \"client\": " + JsonString(r.client) + ", \"method\": " + JsonString(r.method) + ", \"status\": " + N(r.status) +
            ", \"rows\": " + N(r.rows) + ", \"bytes\": " + N(r.bytes) + ", \"millis\": " + N(r.millis) +
            ", \"left_out\": " + N(r.left_out) + ", \"reasons\": [";
-      for (size_t m = 0; m < r.reasons.size(); ++m) j += (m ? ", " : "") + Json(r.reasons[m]);
+      for (size_t m = 0; m < r.reasons.size(); ++m) j += (m ? ", " : "") + JsonString(r.reasons[m]);
       j += "]}";
     }
     j += "]}";
@@ -249,9 +231,9 @@ std::string StatusJson(const StatusSnapshot& s) {
   j += "],\n \"robot_visits\": [";
   for (size_t i = 0; i < s.visits.size(); ++i) {
     const RobotVisit& v = s.visits[i];
-    j += std::string(i ? ",\n  " : "\n  ") + "{\"robot\": " + Json(v.robot) + ", \"feed\": " + Json(v.feed) +
-         ", \"last_visit\": " + Json(v.last) + ", \"previous_visit\": " + Json(v.previous) +
-         ", \"recorded\": " + Json(v.recorded) + "}";
+    j += std::string(i ? ",\n  " : "\n  ") + "{\"robot\": " + JsonString(v.robot) + ", \"feed\": " + JsonString(v.feed) +
+         ", \"last_visit\": " + JsonString(v.last) + ", \"previous_visit\": " + JsonString(v.previous) +
+         ", \"recorded\": " + JsonString(v.recorded) + "}";
   }
   return j + "]}\n";
 }

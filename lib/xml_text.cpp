@@ -1064,4 +1064,22 @@ void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251) {
   out.resize(static_cast<size_t>(d - out.data()));
 }
 
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : CleanUtf8(text)) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace feed

@@ -115,6 +115,10 @@ void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251);
 // "required field is empty").
 std::string CleanUtf8(std::string_view utf8);
 
+// `text` as a JSON string, quotes included: CleanUtf8'd, '"' and backslash
+// escaped, control characters as \u00XX.
+std::string JsonString(std::string_view text);
+
 namespace utf8_detail {
 
 constexpr char32_t kInvalid = 0xFFFFFFFF;
