@@ -140,13 +140,9 @@ Rows FamilyChunks::Read(const Position& after, const Position& until, size_t lim
   // A full chunk: more may follow. The next one is read while this renders.
   if (read_ahead_ && chunk.rows.size() == limit && limit > 0) {
     ++parent_queries_;
-    ahead_.emplace();
-    ahead_->after = chunk.last;
-    ahead_->until = until;
-    ahead_->limit = limit;
-    ahead_->parents = std::async(std::launch::async, [this, from = chunk.last, until, limit] {
-      return ReadParents(from, until, limit);
-    });
+    ahead_ = Ahead{chunk.last, until, limit, std::async(std::launch::async, [this, from = chunk.last, until, limit] {
+                     return ReadParents(from, until, limit);
+                   })};
   }
   std::vector<MemoryChunks::Row>& parents = chunk.rows;
   const size_t width = chunk.width;

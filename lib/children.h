@@ -138,7 +138,7 @@ class FamilyChunks : public ChunkReader, public RowChildren {
   // The chunk being read ahead, and what it was asked for.
   struct Ahead {
     Position after, until;
-    size_t limit = 0;
+    size_t limit;
     std::future<Parents> parents;
   };
   // Reads the next row of `h.source` into pending; false at its end.

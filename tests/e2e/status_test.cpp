@@ -11,7 +11,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -254,21 +253,30 @@ TEST_F(StatusE2e, ChromiumShowsARowPerFeedWithTheNumbers) {
   ASSERT_NE(dom.find("<h1>feed.fcgi status</h1>"), std::string::npos) << dom.substr(0, 500);
   EXPECT_EQ(dom.find(Token()), std::string::npos) << "the token is in the page";
 
-  // A row per feed, in order.
+  // A row per feed, in order: <tr class="feed" data-feed="NAME">...</tr>.
   std::vector<std::string> rows;
-  std::regex row_re("<tr class=\"feed\" data-feed=\"([^\"]+)\">([\\s\\S]*?)</tr>");
   std::map<std::string, std::string> row_html;
-  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), row_re); it != std::sregex_iterator(); ++it) {
-    rows.push_back((*it)[1]);
-    row_html[(*it)[1]] = (*it)[2];
+  const std::string open = "<tr class=\"feed\" data-feed=\"";
+  for (size_t at = dom.find(open); at != std::string::npos; at = dom.find(open, at)) {
+    const size_t name_end = dom.find("\">", at + open.size());
+    const size_t row_end = name_end == std::string::npos ? name_end : dom.find("</tr>", name_end);
+    if (row_end == std::string::npos) break;
+    const std::string name = dom.substr(at + open.size(), name_end - at - open.size());
+    rows.push_back(name);
+    row_html[name] = dom.substr(name_end + 2, row_end - name_end - 2);
+    at = row_end;
   }
   EXPECT_EQ(rows, kServed);
-  // The cells of rss's newest response: this test's request.
+  // The cells of rss's newest response: this test's request. A cell is
+  // <td class="CLS ...">TEXT</td>; "?" when it holds markup or is missing.
   auto cell = [&](const std::string& feed, const std::string& cls) {
-    std::smatch m;
     const std::string& h = row_html[feed];
-    if (!std::regex_search(h, m, std::regex("<td class=\"" + cls + "[^\"]*\">([^<]*)</td>"))) return std::string("?");
-    return m[1].str();
+    const size_t at = h.find("<td class=\"" + cls);
+    const size_t gt = at == std::string::npos ? at : h.find('>', at);
+    const size_t end = gt == std::string::npos ? gt : h.find("</td>", gt);
+    if (end == std::string::npos) return std::string("?");
+    const std::string text = h.substr(gt + 1, end - gt - 1);
+    return text.find('<') == std::string::npos ? text : std::string("?");
   };
   EXPECT_EQ(cell("rss", "status"), "200");
   EXPECT_EQ(cell("rss", "rows"), std::to_string(made.rss_items));
