@@ -11,6 +11,7 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -241,6 +242,43 @@ class MsnIntegration : public ::testing::Test {
     std::vector<FeedItem> items = ParseFeed(r.body);
     msn->Ingest(items, clock.Now() + 1);
     return items;
+  }
+
+  // A sync cut short: 300 shown ads are edited, and /msn is fetched with
+  // `cut` run once the sync has written its first batch (`after` runs once
+  // that fetch returned: a restart). However it was cut, exactly that batch
+  // stays written, and the next fetch finishes every edit once with
+  // nothing created or taken down. Returns the cut fetch's reply.
+  testing::Reply CutSyncAfterItsFirstBatch(const std::function<void()>& cut,
+                                           const std::function<void()>& after = nullptr) {
+    FixedClock clock(t0_);
+    App app(LoadConfig(Config()), &clock);
+    Msn msn;
+    FetchInto(app, clock, &msn);
+    msn.ClearEvents();
+    const std::vector<int64_t> shown = ShownIds(clock.Now());
+    EXPECT_GT(shown.size(), 300u);
+    std::vector<int64_t> edited(shown.begin(), shown.begin() + std::min<size_t>(300, shown.size()));
+    testing::Mariadb("UPDATE listing SET body = CONCAT(body, ' v2') WHERE id IN (" + Join(edited) + ")");
+    clock.Advance(60);
+    MsnFeed* feed = app.msn_feed("/msn");
+    size_t batches = 0;
+    feed->SetBatchHook([&](size_t) {
+      if (++batches == 1) cut();
+    });
+    testing::Reply cut_reply = testing::Fetch(app, Get());
+    if (after) after();
+    feed->SetBatchHook(nullptr);
+    // Part of the sync was written: consistent on its own.
+    const std::string written = testing::Table("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn' AND modified = " +
+                                               std::to_string(clock.Now()))[0][0];
+    EXPECT_EQ(written, std::to_string(ItemStateStore::kBatch)) << "nothing written after the cut";
+    clock.Advance(60);
+    FetchInto(app, clock, &msn);
+    EXPECT_EQ(msn.updated, Once(edited)) << "the next fetch finishes the job: every edit once";
+    EXPECT_TRUE(msn.created.empty() && msn.taken_down.empty());
+    EXPECT_EQ(msn.Published(), Guids(ShownIds(clock.Now())));
+    return cut_reply;
   }
 
   // Kiev, 2026-11-01 12:00: the sample board's ads were added in the 60
@@ -486,36 +524,9 @@ TEST_F(MsnIntegration, TwoFetchesAtOnceNeverDoubleAChange) {
 }
 
 TEST_F(MsnIntegration, TheDatabaseStoppedMidSyncLosesAndDoublesNothing) {
-  FixedClock clock(t0_);
-  App app(LoadConfig(Config()), &clock);
-  Msn msn;
-  FetchInto(app, clock, &msn);
-  msn.ClearEvents();
-  const std::vector<int64_t> shown = ShownIds(clock.Now());
-  ASSERT_GT(shown.size(), 300u);
-  std::vector<int64_t> edited(shown.begin(), shown.begin() + 300);
-  testing::Mariadb("UPDATE listing SET body = CONCAT(body, ' v2') WHERE id IN (" + Join(edited) + ")");
-  clock.Advance(60);
-  MsnFeed* feed = app.msn_feed("/msn");
-  ASSERT_NE(feed, nullptr);
-  size_t batches = 0;
-  feed->SetBatchHook([&](size_t) {
-    if (++batches == 1) testing::StopDatabase();
-  });
-  testing::Reply cut = testing::Fetch(app, Get());
-  testing::StartDatabase();
-  feed->SetBatchHook(nullptr);
+  testing::Reply cut = CutSyncAfterItsFirstBatch(testing::StopDatabase, testing::StartDatabase);
   EXPECT_EQ(cut.status, 503);
   EXPECT_EQ(cut.headers["Retry-After"], "60");
-  // Part of the sync was written: consistent on its own.
-  const std::string written = testing::Table("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn' AND modified = " +
-                                             std::to_string(clock.Now()))[0][0];
-  EXPECT_EQ(written, std::to_string(ItemStateStore::kBatch));
-  clock.Advance(60);
-  FetchInto(app, clock, &msn);
-  EXPECT_EQ(msn.updated, Once(edited)) << "the next fetch finishes the job: every edit once";
-  EXPECT_TRUE(msn.created.empty() && msn.taken_down.empty());
-  EXPECT_EQ(msn.Published(), Guids(ShownIds(clock.Now())));
 }
 
 // The sync's lock lives on its connection: that connection killed mid-sync
@@ -523,41 +534,17 @@ TEST_F(MsnIntegration, TheDatabaseStoppedMidSyncLosesAndDoublesNothing) {
 // sync at once. The sync must stop there, not reconnect and write on
 // unguarded, or a concurrent fetch could record the same change twice.
 TEST_F(MsnIntegration, TheSyncsConnectionLostMidSyncStopsItThere) {
-  FixedClock clock(t0_);
-  App app(LoadConfig(Config()), &clock);
-  Msn msn;
-  FetchInto(app, clock, &msn);
-  msn.ClearEvents();
-  const std::vector<int64_t> shown = ShownIds(clock.Now());
-  ASSERT_GT(shown.size(), 300u);
-  std::vector<int64_t> edited(shown.begin(), shown.begin() + 300);
-  testing::Mariadb("UPDATE listing SET body = CONCAT(body, ' v3') WHERE id IN (" + Join(edited) + ")");
-  clock.Advance(60);
-  MsnFeed* feed = app.msn_feed("/msn");
-  ASSERT_NE(feed, nullptr);
   const std::string lock = "'feed.fcgi items msn'";
-  size_t batches = 0;
   bool lock_freed = false;
-  feed->SetBatchHook([&](size_t) {
-    if (++batches != 1) return;
+  testing::Reply cut = CutSyncAfterItsFirstBatch([&] {
     const std::string holder = testing::Table("SELECT IS_USED_LOCK(" + lock + ")")[0][0];
     ASSERT_NE(holder, "NULL") << "the sync holds its lock";
     testing::Mariadb("KILL CONNECTION " + holder);
     lock_freed = testing::PollUntil(
         [&] { return testing::Table("SELECT IS_FREE_LOCK(" + lock + ")")[0][0] == "1"; }, 10000);
   });
-  testing::Reply cut = testing::Fetch(app, Get());
-  feed->SetBatchHook(nullptr);
-  ASSERT_TRUE(lock_freed) << "the killed connection took the lock with it";
+  EXPECT_TRUE(lock_freed) << "the killed connection took the lock with it";
   EXPECT_EQ(cut.status, 503) << cut.body.substr(0, 200);
-  const std::string written = testing::Table("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn' AND modified = " +
-                                             std::to_string(clock.Now()))[0][0];
-  EXPECT_EQ(written, std::to_string(ItemStateStore::kBatch)) << "nothing written after the lock was lost";
-  clock.Advance(60);
-  FetchInto(app, clock, &msn);
-  EXPECT_EQ(msn.updated, Once(edited)) << "the next fetch finishes the job: every edit once";
-  EXPECT_TRUE(msn.created.empty() && msn.taken_down.empty());
-  EXPECT_EQ(msn.Published(), Guids(ShownIds(clock.Now())));
 }
 
 TEST_F(MsnIntegration, ConditionalRequestsFollowTheItemState) {
