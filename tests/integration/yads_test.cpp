@@ -165,6 +165,31 @@ Page Parse(const Reply& r, const std::string& charset = "windows-1251") {
   return page;
 }
 
+// Counts the ads `pages` brought (their last titles into *title): each
+// must come once, and each ad of `before` once unless it was deleted ahead
+// of the robot.
+std::map<std::string, int> ExpectEachAdOnce(const std::vector<Page>& pages,
+                                            const std::map<std::string, ExpectedAd>& before,
+                                            const std::set<std::string>& deleted_ahead,
+                                            std::map<std::string, std::string>* title) {
+  std::map<std::string, int> got;
+  for (const Page& p : pages) {
+    for (const auto& [id, f] : p.ads) {
+      ++got[id];
+      (*title)[id] = f.at("title");
+    }
+  }
+  for (const auto& [id, n] : got) EXPECT_EQ(n, 1) << "ad " << id << " sent " << n << " times";
+  for (const auto& [ref, ad] : before) {
+    if (deleted_ahead.count(ref)) {
+      EXPECT_EQ(got.count(ref), 0u) << "ad " << ref << " was deleted before the robot reached it";
+    } else {
+      EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " qualified at the start, stayed, and was lost";
+    }
+  }
+  return got;
+}
+
 // Follows a robot's run from the first page to the last.
 std::vector<Page> FollowRun(App& app, const std::string& date, const std::string& charset = "windows-1251") {
   std::vector<Page> pages;
@@ -654,22 +679,8 @@ TEST_F(YadsIntegration, PagingIsExactlyOnceWhileOthersWrite) {
   ASSERT_GE(edited_behind.size(), 5u);
   ASSERT_GE(shown_again.size(), 1u);
 
-  std::map<std::string, int> got;
   std::map<std::string, std::string> title;
-  for (const Page& p : pages) {
-    for (const auto& [id, f] : p.ads) {
-      ++got[id];
-      title[id] = f.at("title");
-    }
-  }
-  for (const auto& [id, n] : got) EXPECT_EQ(n, 1) << "ad " << id << " sent " << n << " times";
-  for (const auto& [ref, ad] : before) {
-    if (deleted_ahead.count(ref)) {
-      EXPECT_EQ(got.count(ref), 0u) << "ad " << ref << " was deleted before the robot reached it";
-    } else {
-      EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " qualified at the start, stayed, and was lost";
-    }
-  }
+  std::map<std::string, int> got = ExpectEachAdOnce(pages, before, deleted_ahead, &title);
   for (const std::string& ref : edited_ahead) {
     EXPECT_NE(title[ref].find(" правка"), std::string::npos) << "ad " << ref << " was edited before it was sent";
   }
@@ -781,25 +792,13 @@ TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite
   ASSERT_GE(deleted_ahead.size(), 10u);
   ASSERT_GE(edited_behind.size(), 5u);
 
-  std::map<std::string, int> got;
   std::map<std::string, std::string> title;
+  std::map<std::string, int> got = ExpectEachAdOnce(pages, before, deleted_ahead, &title);
   int64_t last_id = -1;
   for (const std::string& ref : sent_order) {
-    ++got[ref];
     ASSERT_TRUE(id_of.count(ref)) << ref;
     EXPECT_GT(id_of[ref], last_id) << "ad " << ref << " out of primary-key order";
     last_id = id_of[ref];
-  }
-  for (const Page& p : pages) {
-    for (const auto& [id, f] : p.ads) title[id] = f.at("title");
-  }
-  for (const auto& [id, n] : got) EXPECT_EQ(n, 1) << "ad " << id << " sent " << n << " times";
-  for (const auto& [ref, ad] : before) {
-    if (deleted_ahead.count(ref)) {
-      EXPECT_EQ(got.count(ref), 0u) << "ad " << ref << " was deleted before the robot reached it";
-    } else {
-      EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " qualified at the start, stayed, and was lost";
-    }
   }
   for (const std::string& ref : edited_ahead) {
     EXPECT_EQ(title[ref].rfind("ПРАВКА ", 0), 0u) << "ad " << ref << " was edited before it was sent";
