@@ -323,8 +323,10 @@ int ServeFastCgi(feed::App& app) {
     FcgxSink sink(&request);
     app.Handle(req, sink, /*live=*/true);
     FCGX_Finish_r(&request);
-    // The client has its response: only now the run report (status page).
+    // The client has its response: only now the run report (status page),
+    // then the run's next page while the web server sends this one.
     app.RecordRun();
+    app.MakePageAhead();
   }
   return 0;
 }

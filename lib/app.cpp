@@ -31,6 +31,7 @@ App::App(Config config, const Clock* clock)
       full = full_walks_.back().get();
     }
     documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back(), full));
+    if (f.page_ahead) documents_.back()->SetPagesAhead(&ahead_);
     routes_.Add(Route{f.path, Role::kDocument, documents_.size() - 1, {}, false});
   }
   for (const SetConfig& s : config_.sets) {
@@ -158,6 +159,9 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report, std::
     case Role::kDocument: {
       DocumentFeed& d = *documents_[r.target];
       d.Serve(req, servers_, clock_, resp, report);
+      if (d.makes_pages_ahead() && resp.status() == 200 && req.method == "GET" && !report->continue_token.empty()) {
+        next_page_ = NextPage{r.target, req, report->continue_token};
+      }
       if (!report->visit_error.empty()) {
         log_("feed " + d.feed().config().name + ": the robot's visit was not recorded: " + report->visit_error);
       }
@@ -233,8 +237,33 @@ void App::RecordRun() {
   }
 }
 
+Delivery App::LiveDelivery(int64_t now) {
+  Delivery delivery;
+  delivery.spool = &spool_;
+  delivery.x_sendfile = config_.server.hand_off == HandOff::kXSendfile;
+  delivery.memory_limit = static_cast<size_t>(config_.server.spool_memory);
+  delivery.now = now;
+  return delivery;
+}
+
+void App::MakePageAhead() {
+  if (!next_page_) return;
+  NextPage next = std::move(*next_page_);
+  next_page_.reset();
+  DocumentFeed& d = *documents_[next.target];
+  try {
+    d.MakeNextPage(next.req, next.token, servers_, clock_, LiveDelivery(clock_.Now()));
+  } catch (const std::exception& e) {  // FeedError, and whatever else: the request reads the page itself
+    log_("feed " + d.feed().config().name + ": the next page was not made ahead: " + e.what());
+    if (const auto* f = dynamic_cast<const FeedError*>(&e); f && f->kind() == ErrorKind::kUnavailable) {
+      servers_.Disconnect();
+    }
+  }
+}
+
 int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, std::string* served) {
   Delivery delivery;
+  next_page_.reset();
   if (live) {
     const UnixTime now = clock_.Now();
     // The web server has long opened what earlier requests named to it.
@@ -242,11 +271,9 @@ int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, st
     if (now - swept_ >= 300) {
       swept_ = now;
       spool_.Sweep();
+      ahead_.Sweep();
     }
-    delivery.spool = &spool_;
-    delivery.x_sendfile = config_.server.hand_off == HandOff::kXSendfile;
-    delivery.memory_limit = static_cast<size_t>(config_.server.spool_memory);
-    delivery.now = now;
+    delivery = LiveDelivery(now);
   }
   Response resp(out, true, req.method == "HEAD", delivery);
   try {
@@ -263,6 +290,7 @@ int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, st
       return 405;
     }
     Dispatch(req, resp, report, served);
+    if (!live) next_page_.reset();  // the command line makes nothing ahead
     return resp.status();
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kClientGone) {

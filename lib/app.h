@@ -24,6 +24,7 @@
 #include "http.h"
 #include "msn_feed.h"
 #include "output.h"
+#include "page_ahead.h"
 #include "replica_set.h"
 #include "routes.h"
 #include "run_report.h"
@@ -62,6 +63,13 @@ class App {
   // is logged, and the report dropped.
   void RecordRun();
 
+  // Makes the next page of the paged run the last Handle answered, when
+  // its feed has page_ahead (page_ahead.h), while the web server sends the
+  // page before it. Call it after the response was handed over (after
+  // FCGX_Finish_r and RecordRun), never inside it. Never throws: a page
+  // that cannot be made is logged, and its request reads it itself.
+  void MakePageAhead();
+
   // Writes the set served at `path` (such as /sitemap.xml) into `dir` as
   // static files. Throws FeedError(kNotFound) when no set has that path,
   // others as DocumentSet::Write.
@@ -92,6 +100,8 @@ class App {
   int Answer(const Request& req, Sink& out, bool live, FeedReport* report, std::string* served);
   void Dispatch(const Request& req, Response& resp, FeedReport* report, std::string* served);
   void Log(const std::string& name, const FeedReport& report);
+  // How a live response made at `now` reaches the client ([server]).
+  Delivery LiveDelivery(int64_t now);
 
   Config config_;
   SystemClock system_clock_;
@@ -109,6 +119,14 @@ class App {
   std::unique_ptr<StatusPage> status_;  // [status] enabled = 1
   std::vector<std::string> robots_;     // the feeds' since = robot NAMEs
   std::optional<RunReport> pending_;    // for RecordRun
+  PagesAhead ahead_{spool_};            // pages made ahead, in the spool folder
+  // For MakePageAhead: the feed, the request and the token it ended with.
+  struct NextPage {
+    size_t target;
+    Request req;
+    std::string token;
+  };
+  std::optional<NextPage> next_page_;
 };
 
 }  // namespace feed

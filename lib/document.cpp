@@ -1,8 +1,11 @@
 #include "document.h"
 
+#include <unistd.h>
+
 #include "ascii.h"
 #include "datetime.h"
 #include "error.h"
+#include "page_ahead.h"
 
 namespace feed {
 
@@ -109,9 +112,22 @@ void DocumentFeed::RecordVisit(Database& db, int64_t run_start, FeedReport* repo
   }
 }
 
+std::string DocumentFeed::PageIdentity(const Start& start, bool gzip) const {
+  return Binding(start.since) + '\n' + start.token_text + (gzip ? "\ngzip" : "\nidentity");
+}
+
 void DocumentFeed::Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp,
                          FeedReport* report) {
   Start start = Begin(req, servers, clock);
+  if (ahead_ && req.method == "GET" && !start.token_text.empty() && req.if_none_match.empty() &&
+      req.if_modified_since.empty()) {
+    if (auto page = ahead_->Take(PageIdentity(start, AcceptsGzip(req.accept_encoding)), clock.Now())) {
+      resp.SendKept(page->head, page->body, page->size);
+      *report = std::move(page->report);
+      report->made_ahead = true;
+      return;
+    }
+  }
   const ReplicaSet::Source source = servers.ForRead(start.at);
   report->read_from = *source.name;
   if (!start.record_error.empty()) {
@@ -123,6 +139,45 @@ void DocumentFeed::Serve(const Request& req, ReplicaSet& servers, const Clock& c
     if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
     throw;
   }
+}
+
+void DocumentFeed::MakeNextPage(const Request& req, const std::string& token, ReplicaSet& servers, const Clock& clock,
+                                Delivery delivery) {
+  if (!ahead_) return;
+  // The page's start, as its request will give it: the same since-moment,
+  // the run's start, position and replication position from the token.
+  Start start = Begin(req, servers, clock);
+  auto decoded = codec_->Decode(token, Binding(start.since));
+  if (!decoded) throw InternalError("the next page's token does not decode");
+  start.token_text = token;
+  start.run_start = decoded->run_start;
+  start.after = decoded->keyset;
+  start.at = decoded->position;
+  const bool gzip = AcceptsGzip(req.accept_encoding);
+  std::unique_ptr<PagesAhead::Making> making = ahead_->Begin(PageIdentity(start, gzip));
+  if (!making) return;
+  Request next = req;
+  next.method = "GET";
+  next.if_none_match.clear();
+  next.if_modified_since.clear();
+  delivery.keep = true;
+  StringSink nothing;
+  Response resp(nothing, true, false, delivery);
+  FeedReport report;
+  const ReplicaSet::Source source = servers.ForRead(start.at);
+  report.read_from = *source.name;
+  try {
+    Serve(next, start, servers, source, clock, resp, &report);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
+  Response::KeptBody kept = resp.TakeKept();
+  if (kept.head.status != 200 || kept.body.empty()) {
+    if (!kept.body.empty()) ::unlink(kept.body.c_str());
+    return;
+  }
+  making->Done(kept.head, kept.body, kept.size, report, clock.Now());
 }
 
 void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,

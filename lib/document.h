@@ -29,6 +29,11 @@
 // that has everything the primary held when the visit began. With the
 // primary away, a robot's feed serves every current item (its record
 // cannot be read) and records nothing: the robot loses nothing.
+//
+// A paged feed with page_ahead (not a robot's) makes the next page of a
+// run once the page before was handed over (MakeNextPage, called by the
+// FastCGI loop after the response is finished), and an unconditional GET
+// for that page takes it instead of reading it (page_ahead.h).
 #pragma once
 
 #include <memory>
@@ -46,6 +51,8 @@
 
 namespace feed {
 
+class PagesAhead;
+
 // What one response held, for the log and the command line's summary.
 struct FeedReport : RenderReport {
   std::string continue_token;
@@ -54,6 +61,7 @@ struct FeedReport : RenderReport {
   std::string visit_error;                // ...or why it could not be
   std::string read_from;                  // the server the rows came from: "primary" or a replica's name
   std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
+  bool made_ahead = false;                // the page was made before its request (page_ahead.h)
 };
 
 class DocumentFeed {
@@ -71,6 +79,20 @@ class DocumentFeed {
   // (the caller answers 4xx/503); a throw after it started means the body
   // is cut and must stay so.
   void Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp, FeedReport* report);
+
+  // Where pages made ahead wait; nullptr (the default): none are made or
+  // taken. Not owned. Set only for a feed whose config has page_ahead.
+  void SetPagesAhead(PagesAhead* ahead) { ahead_ = ahead; }
+  bool makes_pages_ahead() const { return ahead_ != nullptr; }
+
+  // Makes the page whose token `req`'s response ended with (`token`), as
+  // an unconditional GET of the same client would get it, and leaves it in
+  // the pages ahead. `delivery` is the live one (keep is set here). Does
+  // nothing when that page is made or being made already. Throws FeedError
+  // when the page cannot be made (the caller logs it; the request for the
+  // page then reads it itself).
+  void MakeNextPage(const Request& req, const std::string& token, ReplicaSet& servers, const Clock& clock,
+                    Delivery delivery);
 
   Feed& feed() { return feed_; }
 
@@ -99,9 +121,12 @@ class DocumentFeed {
   void Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,
              const Clock& clock, Response& resp, FeedReport* report);
   void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
+  // What names a page made ahead: the walk, the token, the body's encoding.
+  std::string PageIdentity(const Start& start, bool gzip) const;
 
   Feed& feed_;
   Feed* full_;
+  PagesAhead* ahead_ = nullptr;
   std::unique_ptr<ContinueTokenCodec> codec_;
 };
 

@@ -281,6 +281,16 @@ void Response::NotModified(const Validators& v) {
 
 void Response::Finish() {
   if (gzip_) gzip_->Finish();
+  if (delivery_.keep) {
+    kept_.head = std::move(head_);
+    if (spool_) {
+      kept_.size = spool_->size();
+      kept_.body = spool_->Keep();
+    }
+    gzip_.reset();
+    spool_.reset();
+    return;
+  }
   if (delivery_.spool && !sent_) {
     ResponseHead h = std::move(head_);
     if (spool_ && delivery_.x_sendfile && !spool_->in_memory()) {
@@ -297,6 +307,14 @@ void Response::Finish() {
     spool_.reset();
   }
   out_.Flush();
+}
+
+void Response::SendKept(const ResponseHead& head, const std::string& body, uint64_t size) {
+  started_ = true;
+  status_ = head.status;
+  head_ = head;
+  spool_ = Spool::Adopt(*delivery_.spool, body, size);
+  Finish();
 }
 
 void Response::Error(int status, std::string_view message,

@@ -126,6 +126,9 @@ struct Delivery {
   bool x_sendfile = false;
   size_t memory_limit = 256 << 10;
   int64_t now = 0;  // UnixTime of the request: when a file it names was named
+  // The response is kept, not sent (a page made ahead, page_ahead.h):
+  // Finish leaves the head and the body's file for Kept. REQUIRES: spool.
+  bool keep = false;
 };
 
 // One response: the head once, then the body (gzip-encoded when chosen,
@@ -148,6 +151,18 @@ class Response : public Sink {
   // the feed failed midway: a streamed body then stays cut, a spooled one
   // is never sent.
   void Finish();
+  // A kept response (Delivery::keep) after Finish: its head and its body's
+  // file, given over to the caller (size bytes; "" without a body).
+  struct KeptBody {
+    ResponseHead head;
+    std::string body;
+    uint64_t size = 0;
+  };
+  KeptBody TakeKept() { return std::move(kept_); }
+  // Sends a response made earlier and kept (a page made ahead): `head` as
+  // it was kept, the body from file `body` (`size` bytes), which this
+  // response now owns. REQUIRES: !started(), a spool.
+  void SendKept(const ResponseHead& head, const std::string& body, uint64_t size);
   bool started() const { return started_; }
   // Bytes went to `out`: the answer can no longer change.
   bool sent() const { return sent_; }
@@ -166,6 +181,7 @@ class Response : public Sink {
   ResponseHead head_;             // spooled: sent at Finish
   std::unique_ptr<Spool> spool_;  // spooled: the body so far
   std::unique_ptr<GzipSink> gzip_;
+  KeptBody kept_;                 // Delivery::keep: what Finish kept
 };
 
 // Starts `resp` with `head` at the first byte written through it, so that

@@ -144,6 +144,23 @@ void Spool::CopyTo(Sink& out) {
   }
 }
 
+std::string Spool::Keep() {
+  if (fd_ < 0) Spill();
+  FlushToFile();
+  if (::close(fd_) != 0) Fail("cannot close", name_);
+  fd_ = -1;
+  return name_;
+}
+
+std::unique_ptr<Spool> Spool::Adopt(SpoolDir& dir, const std::string& path, uint64_t size) {
+  auto s = std::make_unique<Spool>(dir, 0);
+  s->name_ = path;
+  s->fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (s->fd_ < 0) Fail("cannot open", path);
+  s->size_ = size;
+  return s;
+}
+
 std::string Spool::Publish(int64_t now) {
   FlushToFile();
   if (::close(fd_) != 0) Fail("cannot close", name_);

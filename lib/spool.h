@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +85,14 @@ class Spool : public Sink {
   // Spool no longer owns the file (SpoolDir::Published does, from `now`).
   // REQUIRES: !in_memory().
   std::string Publish(int64_t now);
+  // Closes the body's file (made now if the body was in memory) and gives
+  // it over: the Spool no longer owns it (a page made ahead keeps it for
+  // its request, page_ahead.h). Returns its name.
+  std::string Keep();
+  // A Spool that owns the whole body already in file `path` (`size`
+  // bytes), to send it or name it as any other. Throws FeedError(kInternal)
+  // when it cannot be opened.
+  static std::unique_ptr<Spool> Adopt(SpoolDir& dir, const std::string& path, uint64_t size);
 
  private:
   void Spill();

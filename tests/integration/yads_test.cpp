@@ -721,13 +721,22 @@ std::map<std::string, std::string> FullWalk(std::map<std::string, std::string> m
   return more;
 }
 
-TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite) {
-  App app(LoadConfig(testing::WriteSampleConfig(FullWalk({{"page_size", "150"}, {"fetch_rows", "60"}}))));
+// The full walk, page by page, while ads are edited and deleted ahead of
+// the robot, edited behind it and added. With `ahead`, each next page is
+// made as the FastCGI loop makes it (MakePageAhead, after the page before
+// was handed over), and the writes come after that making: a page made
+// ahead is read before them, as if the robot had asked a moment earlier.
+void FullWalkUnderWrites(bool ahead) {
+  Config config = LoadConfig(testing::WriteSampleConfig(FullWalk({{"page_size", "150"}, {"fetch_rows", "60"}})));
+  config.server.spool_dir = testing::TempDir("ahead");
+  App app(std::move(config));
   std::set<std::string> bad;
   const auto before = ExpectedAds("1970-01-01 00:00:00", &bad);
   Database writer(app.config().database);
   // The ads written to: valid ids, none of the test's own new ones.
-  const std::string valid = " AND l.ref REGEXP '^[A-Za-z0-9]{1,32}$' AND l.ref NOT LIKE 'FULLN%'";
+  const std::string valid = " AND l.ref REGEXP '^[A-Za-z0-9]{1,32}$' AND l.ref NOT LIKE 'FULL%'";
+  const std::string new_ref = ahead ? "FULLA" : "FULLN";  // each run's own new ads...
+  const std::string mark = ahead ? "ЗАРАНЕЕ " : "ПРАВКА ";  // ...and edits
   auto site_now = [] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())); };
   std::map<std::string, int64_t> id_of;  // ref -> primary key, for the order
   for (const auto& row : Table("SELECT HEX(ref), id FROM listing")) id_of[Unhex(row[0])] = std::stoll(row[1]);
@@ -738,7 +747,7 @@ TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite
   int k = 0;
   auto write_during_page = [&] {
     // An edit gives a title of its own, one plain line.
-    const std::string now = site_now(), edited = "ПРАВКА " + std::to_string(k);
+    const std::string now = site_now(), edited = mark + std::to_string(k);
     // Ahead: past the 160th row from the page's start (a page reads 151).
     std::vector<std::vector<std::string>> ahead;
     for (const auto& row : Table("SELECT l.id, HEX(l.ref) FROM listing l WHERE l.status = 'active'" + valid +
@@ -764,7 +773,7 @@ TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite
     }
     // A new ad, dated long ago: its id is the largest, so the walk meets it
     // at its end whatever its date.
-    const std::string ref = "FULLN" + std::to_string(k);
+    const std::string ref = new_ref + std::to_string(k);
     writer.Execute("INSERT INTO listing (ref, title, body, added, updated) VALUES ('" + ref +
                    "', 'Новое', '', '2020-01-01 00:00:00', '" + now + "')");
     id_of[ref] = std::stoll(Table("SELECT id FROM listing WHERE ref = '" + ref + "'")[0][0]);
@@ -777,13 +786,21 @@ TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite
     Request req;
     req.path_info = "/yads";
     req.query_string = cont.empty() ? "" : "continue=" + cont;
-    Reply r = testing::FetchWithHook(app, req, write_during_page);
+    Reply r = ahead ? testing::Fetch(app, req) : testing::FetchWithHook(app, req, write_during_page);
     pages.push_back(Parse(r));
     for (const auto& [id, f] : pages.back().ads) sent_order.push_back(id);
     ASSERT_TRUE(r.report.has_last);
     ASSERT_EQ(r.report.last.size(), 1u) << "the full walk's keyset is id_key alone";
-    page_id = r.report.last[0];
+    ASSERT_EQ(r.report.made_ahead, ahead && !cont.empty()) << "page " << pages.size();
     cont = pages.back().continue_token;
+    if (ahead) {
+      // The next page is made now; the writes land past its rows (it
+      // reads 151 from here), so they are ahead of what was made.
+      app.MakePageAhead();
+      page_id = r.report.last[0];
+      write_during_page();
+    }
+    page_id = r.report.last[0];
     ++k;
     ASSERT_LT(pages.size(), 100u);
   } while (!cont.empty());
@@ -801,16 +818,127 @@ TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite
     last_id = id_of[ref];
   }
   for (const std::string& ref : edited_ahead) {
-    EXPECT_EQ(title[ref].rfind("ПРАВКА ", 0), 0u) << "ad " << ref << " was edited before it was sent";
+    EXPECT_EQ(title[ref].rfind(mark, 0), 0u) << "ad " << ref << " was edited before it was sent";
   }
   for (const std::string& ref : edited_behind) {
-    EXPECT_NE(title[ref].rfind("ПРАВКА ", 0), 0u) << "ad " << ref << " was sent before its edit";
+    EXPECT_NE(title[ref].rfind(mark, 0), 0u) << "ad " << ref << " was sent before its edit";
   }
-  const std::string during_last = "FULLN" + std::to_string(pages.size() - 1);
+  // Added after the last page was read: in the next run. A page made ahead
+  // was read before the writes that follow the page before it.
+  std::set<std::string> after_last = {new_ref + std::to_string(pages.size() - 1)};
+  if (ahead) after_last.insert(new_ref + std::to_string(pages.size() - 2));
   for (const std::string& ref : added) {
-    if (ref != during_last) {
+    if (!after_last.count(ref)) {
       EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " added ahead of the robot, id " << id_of[ref] << " pages " << pages.size() << " last sent id " << last_id;
     }
+  }
+}
+
+TEST_F(YadsIntegration, TheFullDumpWalksThePrimaryKeyExactlyOnceWhileOthersWrite) { FullWalkUnderWrites(false); }
+
+TEST_F(YadsIntegration, WithPagesMadeAheadTheFullDumpIsStillExactlyOnceWhileOthersWrite) {
+  FullWalkUnderWrites(true);
+}
+
+// Files of a folder whose names start with "ahead-".
+std::vector<std::string> AheadFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  FILE* p = ::popen(("ls -1 '" + dir + "'").c_str(), "r");
+  char line[512];
+  while (p && std::fgets(line, sizeof line, p)) {
+    std::string n(line);
+    if (!n.empty() && n.back() == '\n') n.pop_back();
+    if (n.rfind("ahead-", 0) == 0) out.push_back(n);
+  }
+  if (p) ::pclose(p);
+  return out;
+}
+
+TEST_F(YadsIntegration, TheNextPageIsMadeAheadAndTakenInsteadOfRead) {
+  const std::string spool = testing::TempDir("ahead");
+  auto app_with = [&](const std::string& page_ahead) {
+    Config c = LoadConfig(testing::WriteSampleConfig({{"page_size", "150"}, {"page_ahead", page_ahead}}));
+    c.server.spool_dir = spool;
+    return std::make_unique<App>(std::move(c));
+  };
+  const std::string date = "2026-01-01+00:00:00";
+  // The title of page 2's first ad changes after page 2 was made: a page
+  // made ahead still shows the title it was read with. (The ad is found
+  // by a process that makes nothing ahead.)
+  auto edit_next_page = [&](const Page& page1) {
+    auto probe = app_with("0");
+    const Page next = Parse(Get(*probe, "date=" + date + "&continue=" + page1.continue_token));
+    EXPECT_FALSE(next.ads.empty());
+    const std::string ref = next.ads.empty() ? "" : next.ads[0].first;
+    Mariadb("UPDATE listing SET title = 'ПОСЛЕ СНИМКА', updated = NOW() WHERE ref = '" + ref + "'");
+    return ref;
+  };
+  {
+    auto app = app_with("");  // on by default for a paged feed
+    Reply p1 = Get(*app, "date=" + date);
+    ASSERT_EQ(p1.status, 200);
+    EXPECT_FALSE(p1.report.made_ahead);
+    const Page page1 = Parse(p1);
+    ASSERT_FALSE(page1.continue_token.empty());
+    EXPECT_EQ(AheadFiles(spool), std::vector<std::string>{}) << "nothing is made inside the request";
+    app->MakePageAhead();
+    EXPECT_EQ(AheadFiles(spool).size(), 2u) << "the next page's head and body wait";
+    const std::string edited = edit_next_page(page1);
+    // Another process of the same spool folder takes it.
+    auto other = app_with("");
+    Reply p2 = Get(*other, "date=" + date + "&continue=" + page1.continue_token);
+    EXPECT_TRUE(p2.report.made_ahead);
+    const Page page2 = Parse(p2);
+    ASSERT_FALSE(page2.ads.empty());
+    EXPECT_NE(page2.ads[0].second.at("title"), "ПОСЛЕ СНИМКА") << "page 2 was read at its request, not ahead";
+    EXPECT_EQ(p2.report.rows, page2.ads.size());
+    EXPECT_EQ(p2.report.continue_token, page2.continue_token);
+    EXPECT_EQ(AheadFiles(spool), std::vector<std::string>{}) << "taken, and the body handed on";
+    // The page made ahead equals the page read now but for the edit.
+    Reply again = Get(*app, "date=" + date + "&continue=" + page1.continue_token);
+    EXPECT_FALSE(again.report.made_ahead) << "a page is taken once";
+    const Page fresh = Parse(again);
+    ASSERT_EQ(fresh.ads.size(), page2.ads.size());
+    for (size_t i = 0; i < fresh.ads.size(); ++i) {
+      EXPECT_EQ(fresh.ads[i].first, page2.ads[i].first);
+      if (i > 0) {
+        EXPECT_EQ(fresh.ads[i].second, page2.ads[i].second) << fresh.ads[i].first;
+      }
+    }
+    EXPECT_EQ(fresh.ads[0].second.at("title"), "ПОСЛЕ СНИМКА");
+    EXPECT_EQ(fresh.continue_token, page2.continue_token);
+
+    // Conditional and HEAD requests read the page themselves.
+    other->MakePageAhead();
+    Reply conditional = Get(*app, "date=" + date + "&continue=" + page2.continue_token, "GET",
+                            {{"If-None-Match", "\"x\""}});
+    EXPECT_EQ(conditional.status, 200);
+    EXPECT_FALSE(conditional.report.made_ahead);
+    Reply head = Get(*app, "date=" + date + "&continue=" + page2.continue_token, "HEAD");
+    EXPECT_EQ(head.status, 200);
+    EXPECT_FALSE(head.report.made_ahead);
+    EXPECT_TRUE(Get(*app, "date=" + date + "&continue=" + page2.continue_token).report.made_ahead);
+    Mariadb("UPDATE listing SET title = 'Было', updated = NOW() WHERE ref = '" + edited + "'");
+  }
+  {
+    auto app = app_with("0");
+    Reply p1 = Get(*app, "date=" + date);
+    const Page page1 = Parse(p1);
+    app->MakePageAhead();
+    EXPECT_EQ(AheadFiles(spool), std::vector<std::string>{}) << "page_ahead = 0 makes nothing";
+    edit_next_page(page1);
+    Reply p2 = Get(*app, "date=" + date + "&continue=" + page1.continue_token);
+    EXPECT_FALSE(p2.report.made_ahead);
+    EXPECT_EQ(Parse(p2).ads[0].second.at("title"), "ПОСЛЕ СНИМКА");
+  }
+}
+
+TEST_F(YadsIntegration, PageAheadOnAFeedThatCannotUseItIsNamed) {
+  try {
+    LoadConfig(testing::WriteSampleConfig({{"page_ahead", "1"}, {"continue", ""}, {"page_size", ""}}));
+    ADD_FAILURE() << "page_ahead on an unpaged feed was accepted";
+  } catch (const FeedError& e) {
+    EXPECT_NE(std::string(e.what()).find("page_ahead needs a paged feed"), std::string::npos) << e.what();
   }
 }
 

@@ -223,5 +223,50 @@ TEST(SpooledResponse, HeadAnd304AndOptionsCarryNoLength) {
             "nosniff\r\n\r\n");
 }
 
+// A response kept for later (a page made ahead, page_ahead.h) sends
+// nothing; sent later, it goes out as a response made then would: with its
+// length and body, or named to the web server.
+TEST(SpooledResponse, AKeptResponseSendsNothingAndIsSentLaterAsItWouldHaveBeen) {
+  SpoolDir dir(FreshDir());
+  for (const bool gzip : {false, true}) {
+    StringSink nothing;
+    Delivery keep{&dir, false, 1000};
+    keep.keep = true;
+    Response made(nothing, true, false, keep);
+    made.Start(ResponseHead{}, gzip);
+    made.Write("<small/>");  // under the memory limit: kept in a file all the same
+    made.Finish();
+    EXPECT_EQ(nothing.data, "");
+    Response::KeptBody kept = made.TakeKept();
+    ASSERT_FALSE(kept.body.empty());
+    const std::string bytes = ReadFile(kept.body);
+    EXPECT_EQ(gzip ? Gunzip(bytes) : bytes, "<small/>");
+    EXPECT_EQ(kept.size, bytes.size());
+
+    StringSink out;
+    Response later(out, true, false, Delivery{&dir, false, 1000});
+    later.SendKept(kept.head, kept.body, kept.size);
+    const std::string head = std::string("Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\n") +
+                             (gzip ? "Content-Encoding: gzip\r\n" : "") + "Content-Length: " +
+                             std::to_string(kept.size) + "\r\n\r\n";
+    ASSERT_EQ(out.data.rfind(head, 0), 0u) << out.data;
+    EXPECT_EQ(out.data.substr(head.size()), bytes);
+    EXPECT_FALSE(Exists(kept.body)) << "a body sent by the program is removed";
+  }
+  Delivery keep{&dir, true, 1000};
+  keep.keep = true;
+  StringSink nothing;
+  Response made(nothing, true, false, keep);
+  made.Start(ResponseHead{}, true);
+  made.Write(Text(5000));
+  made.Finish();
+  Response::KeptBody kept = made.TakeKept();
+  StringSink out;
+  Response later(out, true, false, Delivery{&dir, true, 1000});
+  later.SendKept(kept.head, kept.body, kept.size);
+  EXPECT_EQ(out.data, "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\nX-Sendfile: " + kept.body + "\r\n\r\n");
+  EXPECT_EQ(ReadFile(kept.body), Text(5000)) << "named to the web server, never gzipped by the program";
+}
+
 }  // namespace
 }  // namespace feed
