@@ -8,13 +8,15 @@ the database's) before its time is used: a fast wrong answer is no result.
 Results: a Markdown table and latest.json in bench/results/, and PNG charts.
 
     bench.py                   every measurement
-    bench.py --only yads       only the Yads group (full and incremental)
+    bench.py --only yads       only the Yads group (full at both sizes, incremental)
+    bench.py --only robots     only the four robots dumping the full Yads feed at once
     bench.py --only sitemaps   only the sitemap group (also BENCH_ONLY=sitemaps)
     bench.py --only baidu      only Baidu's document sitemap (BENCH_FILES documents)
     bench.py --only msn        only the MSN group (also BENCH_ONLY=msn)
     bench.py --report          the report again from the last run's figures
 """
 
+import concurrent.futures
 import datetime
 import gzip
 import json
@@ -35,6 +37,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.normpath(os.path.join(ROOT, '..', 'shared', 'board'))
 ADS = int(os.environ.get('BENCH_ADS', 1000000))
 JOBS = int(os.environ.get('BENCH_JOBS', 200000))
+# The full Yads dump's second size: a board of its own with this many ads
+# (0: none) and few vacancies.
+ADS_SMALL = int(os.environ.get('BENCH_ADS_SMALL', 200000))
+JOBS_SMALL = 1000
+# Robots dumping the full Yads feed at once (the robots group).
+ROBOTS = 4
 # The document library of the Baidu group: a board of its own, this many
 # documents (with their comments), few ads and vacancies.
 FILES = int(os.environ.get('BENCH_FILES', 200000))
@@ -48,8 +56,8 @@ BINARY = os.path.join(ROOT, 'build', 'bench', 'feed.fcgi')
 FEED_SECRET = os.urandom(24).hex()
 # The groups of measurements; --only picks some (the others keep the figures
 # of the last run at the same board size).
-GROUPS = ('yads', 'jooble', 'memory', 'sitemaps', 'baidu', 'msn')
-ONLY_GROUPS = ('yads', 'jooble', 'sitemaps', 'baidu', 'msn')
+GROUPS = ('yads', 'robots', 'jooble', 'memory', 'sitemaps', 'baidu', 'msn')
+ONLY_GROUPS = ('yads', 'robots', 'jooble', 'sitemaps', 'baidu', 'msn')
 # sitemap.js (npm `sitemap`), the sitemap contender, and its driver.
 SITEMAP_JS = 'sitemap@8'
 SITEMAP_JS_DIR = os.path.join(BASE, 'sitemapjs')
@@ -263,8 +271,11 @@ def median(xs):
     return statistics.median(xs)
 
 
-def full_yads(board, feed, results):
-    """1. Every page of /yads with no date, to the last <continue>."""
+def full_yads(board, feed, results, key='yads_full'):
+    """1. Every page of /yads with no date, to the last <continue>. The
+    figures go to `key`_* (yads_full_* for the big board, yads_full_small_*
+    for the second size)."""
+    label = 'full yads' if key == 'yads_full' else 'full yads (%d ads)' % board.ads
     expected = int(board.one("SELECT COUNT(*) FROM ads WHERE status = 'active'"))
     contenders = {
         'feed': lambda d: follow_pages(feed.url + '/yads', rb'<continue>([0-9A-Za-z]+)</continue>', d),
@@ -285,14 +296,14 @@ def full_yads(board, feed, results):
                 if got != expected:
                     raise SystemExit('bench: %s gave %d ads, the database has %d active' % (name, got, expected))
                 times[name].append(t)
-                log('full yads round %d: %s %.2f s, %d pages' % (r + 1, name, t, len(pages)))
+                log('%s round %d: %s %.2f s, %d pages' % (label, r + 1, name, t, len(pages)))
         for cs in ('cp1251', 'utf8mb4'):
             cmd = ' '.join(board.client(cs)) + ' --quick -N -B -e "%s" | wc -l' % query
             t, out = timed(lambda: run(['bash', '-c', cmd], capture_output=True).stdout)
             if int(out) != expected:
                 raise SystemExit('bench: the floor gave %s rows, expected %d' % (out.strip(), expected))
             times['floor_' + cs].append(t)
-            log('full yads round %d: floor %s %.2f s' % (r + 1, cs, t))
+            log('%s round %d: floor %s %.2f s' % (label, r + 1, cs, t))
         with tempfile.NamedTemporaryFile('w', dir=BASE, suffix='.sql') as sql:
             sql.write(own)
             sql.flush()
@@ -301,19 +312,118 @@ def full_yads(board, feed, results):
         if int(out) != expected:
             raise SystemExit('bench: the mapping\'s own query gave %s rows, expected %d' % (out.strip(), expected))
         times['own'].append(t)
-        log('full yads round %d: its own query (sql/legacy-yads-full.sql) %.2f s' % (r + 1, t))
+        log('%s round %d: its own query (sql/legacy-yads-full.sql) %.2f s' % (label, r + 1, t))
     m = {k: median(v) for k, v in times.items()}
     floor = min(m['floor_cp1251'], m['floor_utf8mb4'])
+    figures = {
+        '_ads': expected,
+        '_feed_s': m['feed'], '_php_s': m['php'],
+        '_floor_cp1251_s': m['floor_cp1251'], '_floor_utf8mb4_s': m['floor_utf8mb4'],
+        '_feed_ads_per_s': expected / m['feed'], '_php_ads_per_s': expected / m['php'],
+        '_floor_ads_per_s': expected / floor,
+        '_own_query_s': m['own'],
+    }
+    ratios = {
+        '_feed_time_vs_own_query': m['feed'] / m['own'],
+        '_feed_time_vs_floor': m['feed'] / floor,
+        '_php_time_vs_feed': m['php'] / m['feed'],
+    }
+    results.update({key + k: v for k, v in figures.items()})
+    results.update({'ratio_' + key + k: v for k, v in ratios.items()})
+
+
+def full_yads_small(running, feed, results):
+    """1, at a second size: the full Yads dump on a board of BENCH_ADS_SMALL
+    ads (its own board, kept in BENCH_DIR, started only for this), the
+    FeedServer restarted against it for the time and against the first of
+    `running` (the big board) afterwards. A board of that size already
+    running (same folder) is used as it is."""
+    board = Board(ADS_SMALL, JOBS_SMALL)
+    mine = not any(b.dir == board.dir for b in running)
+    if mine:
+        board.start()
+    else:
+        board = next(b for b in running if b.dir == board.dir)
+    try:
+        feed.start(board)
+        full_yads(board, feed, results, key='yads_full_small')
+    finally:
+        feed.start(running[0])
+        if mine:
+            board.stop()
+
+
+def robots(board, feed, results):
+    """1b. Four robots dumping the full Yads feed at once (each as in 1: one
+    curl per page, following <continue>), against four mariadb --quick
+    clients running the floor's query at once. The rate is every ad
+    delivered (4 × the active ads) over the wall time from the start to the
+    last one's finish."""
+    expected = int(board.one("SELECT COUNT(*) FROM ads WHERE status = 'active'"))
+    query = YADS_QUERY.format(date='1970-01-01 00:00:00', limit='')
+    # mod_fcgid starts its processes one at a time as load arrives: have
+    # ROBOTS of them running before the first timed round (a cheap page).
+    date = board.one("SELECT DATE_FORMAT(MAX(added) - INTERVAL 1 HOUR, '%Y-%m-%d %H:%i:%s') FROM ads")
+    run(['wrk', '-t2', '-c%d' % ROBOTS, '-d3s', feed.url + '/yads?date=' + date.replace(' ', '+')],
+        stdout=subprocess.DEVNULL)
+
+    def feed_robots():
+        with tempfile.TemporaryDirectory(dir=BASE) as d:
+            dirs = [os.path.join(d, 'robot%d' % i) for i in range(ROBOTS)]
+            for x in dirs:
+                os.mkdir(x)
+            finished = [None] * ROBOTS
+
+            def robot(i):
+                pages = follow_pages(feed.url + '/yads', rb'<continue>([0-9A-Za-z]+)</continue>', dirs[i])
+                finished[i] = time.perf_counter()
+                return pages
+            t0 = time.perf_counter()
+            with concurrent.futures.ThreadPoolExecutor(ROBOTS) as pool:
+                all_pages = list(pool.map(robot, range(ROBOTS)))
+            wall = max(finished) - t0
+            for i, pages in enumerate(all_pages):
+                got = count_in_files(pages, b'<ad>')
+                if got != expected:
+                    raise SystemExit('bench: robot %d of %d gave %d ads, the database has %d active' % (
+                        i + 1, ROBOTS, got, expected))
+            return wall, [f - t0 for f in finished]
+
+    def floor_clients(cs):
+        cmd = ' '.join(board.client(cs)) + ' --quick -N -B -e "%s" | wc -l' % query
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen(['bash', '-c', cmd], stdout=subprocess.PIPE, text=True) for _ in range(ROBOTS)]
+        outs = []
+        for p in procs:
+            out, _ = p.communicate()
+            if p.returncode != 0:
+                raise SystemExit('bench: a floor client of the four failed (exit %d)' % p.returncode)
+            outs.append(out)
+        wall = time.perf_counter() - t0
+        for out in outs:
+            if int(out) != expected:
+                raise SystemExit('bench: a floor client of the four gave %s rows, expected %d' % (out.strip(), expected))
+        return wall
+
+    times = {'feed': [], 'feed_fastest': [], 'floor_cp1251': [], 'floor_utf8mb4': []}
+    for r in range(ROUNDS):
+        wall, each = feed_robots()
+        times['feed'].append(wall)
+        times['feed_fastest'].append(min(each))
+        log('%d robots round %d: feed %.2f s (first done at %.2f s)' % (ROBOTS, r + 1, wall, min(each)))
+        for cs in ('cp1251', 'utf8mb4'):
+            t = floor_clients(cs)
+            times['floor_' + cs].append(t)
+            log('%d robots round %d: floor %s %.2f s' % (ROBOTS, r + 1, cs, t))
+    m = {k: median(v) for k, v in times.items()}
+    floor = min(m['floor_cp1251'], m['floor_utf8mb4'])
+    total = ROBOTS * expected
     results.update({
-        'yads_full_ads': expected,
-        'yads_full_feed_s': m['feed'], 'yads_full_php_s': m['php'],
-        'yads_full_floor_cp1251_s': m['floor_cp1251'], 'yads_full_floor_utf8mb4_s': m['floor_utf8mb4'],
-        'yads_full_feed_ads_per_s': expected / m['feed'], 'yads_full_php_ads_per_s': expected / m['php'],
-        'yads_full_floor_ads_per_s': expected / floor,
-        'yads_full_own_query_s': m['own'],
-        'ratio_yads_full_feed_time_vs_own_query': m['feed'] / m['own'],
-        'ratio_yads_full_feed_time_vs_floor': m['feed'] / floor,
-        'ratio_yads_full_php_time_vs_feed': m['php'] / m['feed'],
+        'yads_robots4_ads': expected, 'yads_robots4_robots': ROBOTS,
+        'yads_robots4_feed_s': m['feed'], 'yads_robots4_feed_fastest_s': m['feed_fastest'],
+        'yads_robots4_floor_cp1251_s': m['floor_cp1251'], 'yads_robots4_floor_utf8mb4_s': m['floor_utf8mb4'],
+        'yads_robots4_feed_ads_per_s': total / m['feed'], 'yads_robots4_floor_ads_per_s': total / floor,
+        'ratio_yads_robots4_feed_rate_vs_floor': (total / m['feed']) / (total / floor),
     })
 
 
@@ -380,8 +490,20 @@ def full_jooble(board, feed, results):
     php_expected = int(board.one("SELECT COUNT(*) FROM vacancy WHERE status = 'active' AND is_resume = 0"))
     urls = {'feed_utf8': (feed.url + '/jooble', feed_expected), 'feed_cp1251': (feed.url + '/jooble-1251', feed_expected),
             'php': ('http://127.0.0.1:%d/jooble.php' % board.port, php_expected)}
-    times = {k: [] for k in list(urls) + ['floor']}
+    times = {k: [] for k in list(urls) + ['floor', 'own_query', 'own_state']}
     failures = {}
+    # The mapping's own cost: its query (sql/legacy-jooble.sql) and its state
+    # query (sql/legacy-jooble-state.sql) with the parameters a full dump
+    # binds (no visit recorded: :since the engine's minimum, the keyset at
+    # its start, :now the site's time now), the query unpaged, through the
+    # mariadb client on the feed's connection charset (utf8mb4).
+    site = ini_sections(os.path.join(feed.site, 'conf', 'legacy-board.ini'))['site']
+    now = datetime.datetime.now(zoneinfo.ZoneInfo(ini_value(site, 'time_zone'))).strftime('%Y-%m-%d %H:%M:%S')
+    values = {'site_url': "'%s'" % ini_value(site, 'url'), 'since': "'1000-01-01 00:00:00'", 'now': "'%s'" % now,
+              'after_updated': "'1000-01-01 00:00:00'", 'after_id': '-9223372036854775808', 'limit': '1000000000'}
+    own = {'own_query': (own_sql('legacy-jooble.sql', values),
+                         int(board.one("SELECT COUNT(*) FROM vacancy WHERE status = 'active' AND modified <= '%s'" % now))),
+           'own_state': (own_sql('legacy-jooble-state.sql', values), 1)}
     for r in range(ROUNDS):
         for name, (url, expected) in urls.items():
             if name in failures:
@@ -405,6 +527,16 @@ def full_jooble(board, feed, results):
             raise SystemExit('bench: the Jooble floor gave %s rows, expected %d' % (out.strip(), php_expected))
         times['floor'].append(t)
         log('full jooble round %d: floor %.2f s' % (r + 1, t))
+        for name, (text, rows) in own.items():
+            with tempfile.NamedTemporaryFile('w', dir=BASE, suffix='.sql') as sql:
+                sql.write(text)
+                sql.flush()
+                cmd = ' '.join(board.client('utf8mb4')) + ' --quick -N -B <%s | wc -l' % sql.name
+                t, out = timed(lambda: run(['bash', '-c', cmd], capture_output=True).stdout)
+            if int(out) != rows:
+                raise SystemExit('bench: the Jooble mapping\'s %s gave %s rows, expected %d' % (name, out.strip(), rows))
+            times[name].append(t)
+            log('full jooble round %d: its %s %.2f s' % (r + 1, name.replace('_', ' '), t))
     if 'feed_utf8' in failures or 'feed_cp1251' in failures:
         raise SystemExit('bench: feed.fcgi failed the Jooble dump: %s' % failures)
     m = {k: median(v) for k, v in times.items() if v}
@@ -418,6 +550,10 @@ def full_jooble(board, feed, results):
         'jooble_full_feed_cp1251_jobs_per_s': feed_expected / m['feed_cp1251'],
         'jooble_full_php_jobs_per_s': php_expected / m['php'] if php_ok else None,
         'jooble_full_floor_jobs_per_s': php_expected / m['floor'],
+        'jooble_full_own_rows': own['own_query'][1],
+        'jooble_full_own_query_s': m['own_query'], 'jooble_full_own_state_s': m['own_state'],
+        'jooble_full_own_s': m['own_query'] + m['own_state'],
+        'ratio_jooble_full_feed_utf8_time_vs_own': m['feed_utf8'] / (m['own_query'] + m['own_state']),
         'ratio_jooble_full_feed_utf8_rate_vs_floor': (feed_expected / m['feed_utf8']) / (php_expected / m['floor']),
         'ratio_jooble_full_feed_utf8_rate_vs_php': (feed_expected / m['feed_utf8']) / (php_expected / m['php']) if php_ok else None,
     })
@@ -1067,7 +1203,11 @@ def report(results):
     if len(set(groups.values())) > 1:
         lines += ['Measured: %s.' % '; '.join('%s %s' % (g, w) for g, w in groups.items()), '']
     if 'yads' in groups:
-        lines += report_yads(r)
+        lines += report_yads_full(r)
+    if 'robots' in groups:
+        lines += report_robots(r)
+    if 'yads' in groups:
+        lines += report_yads_incr(r)
     if 'jooble' in groups:
         lines += report_jooble(r)
     if 'memory' in groups:
@@ -1088,28 +1228,48 @@ def ok(b):
     return 'met' if b else '**not met**'
 
 
-def report_yads(r):
-    t_full = r['ratio_yads_full_feed_time_vs_floor']
-    t_incr = r['ratio_yads_incr_feed_vs_floor']
+def full_yads_table(r, key):
+    """The table of a full Yads dump's figures under `key` (yads_full or
+    yads_full_small) and its ratio lines."""
+    n = r[key + '_ads']
+    t_full = r['ratio_%s_feed_time_vs_floor' % key]
+    own = r.get(key + '_own_query_s')
+    own_ratio = r.get('ratio_%s_feed_time_vs_own_query' % key)
     return [
-        '## 1. Full Yads dump (%d active ads, every page to the last `<continue>`, one curl per page)' % r['yads_full_ads'], '',
         '| contender | time | ads/s |', '|---|---:|---:|',
-        '| feed.fcgi | %.2f s | %.0f |' % (r['yads_full_feed_s'], r['yads_full_feed_ads_per_s']),
-        '| yads.php | %.2f s | %.0f |' % (r['yads_full_php_s'], r['yads_full_php_ads_per_s']),
-        '| floor: mariadb --quick, cp1251 | %.2f s | %.0f |' % (r['yads_full_floor_cp1251_s'], r['yads_full_ads'] / r['yads_full_floor_cp1251_s']),
-        '| floor: mariadb --quick, utf8mb4 | %.2f s | %.0f |' % (r['yads_full_floor_utf8mb4_s'], r['yads_full_ads'] / r['yads_full_floor_utf8mb4_s']),
+        '| feed.fcgi | %.2f s | %.0f |' % (r[key + '_feed_s'], r[key + '_feed_ads_per_s']),
+        '| yads.php | %.2f s | %.0f |' % (r[key + '_php_s'], r[key + '_php_ads_per_s']),
+        '| floor: mariadb --quick, cp1251 | %.2f s | %.0f |' % (r[key + '_floor_cp1251_s'], n / r[key + '_floor_cp1251_s']),
+        '| floor: mariadb --quick, utf8mb4 | %.2f s | %.0f |' % (r[key + '_floor_utf8mb4_s'], n / r[key + '_floor_utf8mb4_s']),
     ] + ([
         '| the mapping\'s own query (`sql/legacy-yads-full.sql`, unpaged), mariadb --quick, cp1251 | %.2f s | %.0f |' % (
-            r['yads_full_own_query_s'], r['yads_full_ads'] / r['yads_full_own_query_s']),
-    ] if r.get('yads_full_own_query_s') else []) + [
+            own, n / own),
+    ] if own else []) + [
         '',
         '- feed.fcgi time / floor time: **%.2f×** (target at most 1.0×: %s)' % (t_full, ok(t_full <= 1.0)),
-        '- yads.php time / feed.fcgi time: **%.2f×**' % r['ratio_yads_full_php_time_vs_feed'],
+        '- yads.php time / feed.fcgi time: **%.2f×**' % r['ratio_%s_php_time_vs_feed' % key],
     ] + ([
-        '- feed.fcgi time / its own query\'s time (the engine\'s cost over the mapping\'s): **%.2f×**' % (
-            r['ratio_yads_full_feed_time_vs_own_query']),
-    ] if r.get('ratio_yads_full_feed_time_vs_own_query') else []) + [
-        '',
+        '- feed.fcgi time / its own query\'s time (the engine\'s cost over the mapping\'s): **%.2f×**' % own_ratio,
+    ] if own_ratio else []) + ['']
+
+
+def report_yads_full(r):
+    lines = ['## 1. Full Yads dump (%d active ads, every page to the last `<continue>`, one curl per page)' % (
+        r['yads_full_ads']), ''] + full_yads_table(r, 'yads_full')
+    if r.get('yads_full_small_ads'):
+        small = r['ratio_yads_full_small_feed_time_vs_floor']
+        big = r['ratio_yads_full_feed_time_vs_floor']
+        lines += ['### The same on a second board (%d active ads)' % r['yads_full_small_ads'], '']
+        lines += full_yads_table(r, 'yads_full_small')
+        lines += ['- at both sizes, feed.fcgi time / floor time: **%.2f×** at %d ads, **%.2f×** at %d ads '
+                  '(target at most 1.0× at both: %s)' % (big, r['yads_full_ads'], small, r['yads_full_small_ads'],
+                                                       ok(big <= 1.0 and small <= 1.0)), '']
+    return lines
+
+
+def report_yads_incr(r):
+    t_incr = r['ratio_yads_incr_feed_vs_floor']
+    return [
         '## 2. Incremental Yads (`date` %s, %d ads; %d connections, %d s)' % (
             r['yads_incr_date'], r['yads_incr_ads'], CONCURRENCY, WRK_SECONDS), '',
         '| contender | requests/s | p99 latency |', '|---|---:|---:|',
@@ -1118,6 +1278,23 @@ def report_yads(r):
         '| floor: mariadb-slap, yads.php\'s page query | %.0f | |' % r['yads_incr_floor_qps'], '',
         '- feed.fcgi / floor: **%.2f×** (target at least 1.0×: %s)' % (t_incr, ok(t_incr >= 1.0)),
         '- feed.fcgi / yads.php: **%.2f×**' % r['ratio_yads_incr_feed_vs_php'], '',
+    ]
+
+
+def report_robots(r):
+    n, k = r['yads_robots4_ads'], r.get('yads_robots4_robots', 4)
+    ratio = r['ratio_yads_robots4_feed_rate_vs_floor']
+    return [
+        '## 1b. %d robots at once: the full Yads dump (%d active ads each, as in 1) by %d robots together' % (k, n, k), '',
+        '| contender | wall time, start to last finish | ads/s, all %d together |' % k, '|---|---:|---:|',
+        '| feed.fcgi, %d robots (one curl per page each; the first done at %.2f s) | %.2f s | %.0f |' % (
+            k, r['yads_robots4_feed_fastest_s'], r['yads_robots4_feed_s'], r['yads_robots4_feed_ads_per_s']),
+        '| floor: %d mariadb --quick clients, yads.php\'s query, cp1251 | %.2f s | %.0f |' % (
+            k, r['yads_robots4_floor_cp1251_s'], k * n / r['yads_robots4_floor_cp1251_s']),
+        '| floor: %d mariadb --quick clients, yads.php\'s query, utf8mb4 | %.2f s | %.0f |' % (
+            k, r['yads_robots4_floor_utf8mb4_s'], k * n / r['yads_robots4_floor_utf8mb4_s']), '',
+        '- feed.fcgi ads/s / floor ads/s (the better charset): **%.2f×** (target at least 0.9×: %s)' % (
+            ratio, ok(ratio >= 0.9)), '',
     ]
 
 
@@ -1130,12 +1307,21 @@ def report_jooble(r):
         ('| jooble.php (UTF-8, no résumés) | %d | %.2f s | %.0f |' % (r['jooble_full_php_jobs'], r['jooble_full_php_s'], r['jooble_full_php_jobs_per_s'])
          if r['jooble_full_php_s'] else '| jooble.php (UTF-8, no résumés) | %d | failed: %s | |' % (r['jooble_full_php_jobs'], r['jooble_full_php_error'])),
         '| floor: mariadb --quick, jooble.php\'s query | %d | %.2f s | %.0f |' % (r['jooble_full_php_jobs'], r['jooble_full_floor_s'], r['jooble_full_floor_jobs_per_s']),
+    ] + ([
+        '| the mapping\'s own query (`sql/legacy-jooble.sql`, unpaged, rows incl. résumés and no contacts), '
+        'mariadb --quick, utf8mb4 | %d | %.2f s | %.0f |' % (
+            r['jooble_full_own_rows'], r['jooble_full_own_query_s'], r['jooble_full_own_rows'] / r['jooble_full_own_query_s']),
+        '| the mapping\'s state query (`sql/legacy-jooble-state.sql`) | | %.3f s | |' % r['jooble_full_own_state_s'],
+    ] if r.get('jooble_full_own_s') else []) + [
         '',
-        '- feed.fcgi (UTF-8) jobs/s / floor jobs/s: **%.2f×**; / jooble.php: %s' % (
-            r['ratio_jooble_full_feed_utf8_rate_vs_floor'],
-            '**%.2f×**' % r['ratio_jooble_full_feed_utf8_rate_vs_php'] if r['ratio_jooble_full_feed_utf8_rate_vs_php']
-            else 'none (jooble.php gave no feed)'), '',
-    ]
+        '- feed.fcgi (UTF-8) jobs/s / floor jobs/s: **%.2f×** (target at least 0.9×: %s); / jooble.php: %s' % (
+            r['ratio_jooble_full_feed_utf8_rate_vs_floor'], ok(r['ratio_jooble_full_feed_utf8_rate_vs_floor'] >= 0.9),
+            '**%.2f×**' % r['ratio_jooble_full_feed_utf8_rate_vs_php'] if r.get('ratio_jooble_full_feed_utf8_rate_vs_php')
+            else 'none (jooble.php gave no feed)'),
+    ] + ([
+        '- feed.fcgi (UTF-8) time / its own queries\' time (query + state query; the engine\'s cost over the '
+        'mapping\'s): **%.2f×**' % r['ratio_jooble_full_feed_utf8_time_vs_own'],
+    ] if r.get('ratio_jooble_full_feed_utf8_time_vs_own') else []) + ['']
 
 
 def report_memory(r):
@@ -1224,7 +1410,7 @@ def measured_groups(r):
     of runs before groups were recorded: by their keys)."""
     if 'groups' in r:
         return r['groups']
-    keys = {'yads': 'yads_full_feed_s', 'jooble': 'jooble_full_feed_utf8_s', 'memory': 'feed_peak_rss_kib_full',
+    keys = {'yads': 'yads_full_feed_s', 'robots': 'yads_robots4_feed_s', 'jooble': 'jooble_full_feed_utf8_s', 'memory': 'feed_peak_rss_kib_full',
             'sitemaps': 'sitemap_ads', 'baidu': 'baidu_documents', 'msn': 'msn_ads'}
     return {g: r['when'] for g, k in keys.items() if k in r}
 
@@ -1304,6 +1490,14 @@ def main():
             full_yads(big, feed, results)
             big_peak = feed.peak_rss_kib()
             incremental_yads(big, feed, results)
+            if ADS_SMALL:
+                full_yads_small([big, small], feed, results)
+            else:
+                # No second size: no figures of an earlier run's either.
+                for k in [k for k in results if k.startswith(('yads_full_small_', 'ratio_yads_full_small_'))]:
+                    del results[k]
+        if 'robots' in groups:
+            robots(big, feed, results)
         if 'jooble' in groups:
             full_jooble(big, feed, results)
         if 'sitemaps' in groups:

@@ -4,9 +4,12 @@
 # bench/README.md.
 #
 #   BENCH_ADS (1000000), BENCH_JOBS (200000)   size of the board
+#   BENCH_ADS_SMALL (200000)                   the full Yads dump's second board
+#                                              (1,000 vacancies; 0: none)
 #   BENCH_ROUNDS (3)                           rounds per measurement
 #   BENCH_DIR (/tmp/feed-bench)                databases, kept between runs
 #   BENCH_ONLY (all)                           e.g. sitemaps: only that group
+#                                              (yads robots jooble sitemaps baidu msn)
 #   BENCH_RESULTS (bench/results)              where the report goes
 #
 #   bench/run.sh [--only sitemaps]             arguments go to bench/bench.py
