@@ -90,13 +90,15 @@ size_t SpoolDir::Sweep() {
   return removed;
 }
 
-Spool::Spool(SpoolDir& dir, size_t memory_limit) : dir_(dir), memory_limit_(memory_limit) {}
+Spool::Spool(SpoolDir& dir, size_t memory_limit)
+    : dir_(dir), memory_limit_(memory_limit), memory_(dir.TakeBuffer()) {}
 
 Spool::~Spool() {
   if (fd_ >= 0) {
     ::close(fd_);
     ::unlink(name_.c_str());
   }
+  dir_.GiveBack(std::move(memory_));
 }
 
 void Spool::Spill() {

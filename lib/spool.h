@@ -60,8 +60,19 @@ class SpoolDir {
   // returns how many. Cheap: one read of the folder.
   size_t Sweep();
 
+  // A buffer for a Spool's bytes in memory, with the capacity the last
+  // one had: a process's responses reuse one allocation instead of growing
+  // a new one each time (fresh pages of a large allocation cost a fault
+  // each). Give it back empty or not; it is cleared.
+  std::string TakeBuffer() { return std::move(buffer_); }
+  void GiveBack(std::string buffer) {
+    buffer.clear();
+    if (buffer.capacity() > buffer_.capacity()) buffer_ = std::move(buffer);
+  }
+
  private:
   std::string dir_;
+  std::string buffer_;
   uint64_t next_ = 0;
   std::vector<std::pair<std::string, int64_t>> published_;  // oldest first
 };
