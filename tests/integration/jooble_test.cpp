@@ -480,5 +480,40 @@ TEST_F(JoobleIntegration, FullModeListsEveryCurrentJobButTheExpired) {
   EXPECT_EQ(plain, "") << "no hide_contacts attribute when the config does not ask for it";
 }
 
+// The shipped legacy mapping's full visit (query_full: the primary key)
+// sends the same vacancies as its incremental walk over the `modified`
+// index would for a visit with no record, in primary-key order.
+TEST(LegacyBoard, JoobleFullVisitWalksThePrimaryKeyAndSendsWhatTheDatedWalkSends) {
+  std::optional<Config> legacy = testing::LegacyConfig();
+  if (!legacy) GTEST_SKIP() << "no legacy board loaded (../shared/board not found)";
+  Config dated = *legacy;
+  for (FeedConfig& f : dated.feeds) {
+    if (f.name != "jooble") continue;
+    ASSERT_FALSE(f.query_full_file.empty()) << "the shipped Jooble mapping walks the primary key for a full visit";
+    f.query_full_file.clear();
+    f.state_query_full_file.clear();
+    f.keyset_full.clear();
+  }
+  App full_app(std::move(*legacy)), dated_app(std::move(dated));
+  auto ids = [](App& app) {
+    Request req;
+    req.path_info = "/jooble";
+    req.user_agent = "Mozilla/5.0 (a person looking)";  // moves no record: a full visit each time
+    Reply r = testing::Fetch(app, req);
+    EXPECT_EQ(r.status, 200) << r.body;
+    std::vector<long long> out;
+    for (size_t at = r.body.find("<job id=\""); at != std::string::npos; at = r.body.find("<job id=\"", at + 1)) {
+      out.push_back(std::stoll(r.body.substr(at + 9)));
+    }
+    return out;
+  };
+  const std::vector<long long> by_key = ids(full_app), by_date = ids(dated_app);
+  ASSERT_GT(by_key.size(), 100u);
+  EXPECT_TRUE(std::is_sorted(by_key.begin(), by_key.end())) << "the full visit is in primary-key order";
+  EXPECT_FALSE(std::is_sorted(by_date.begin(), by_date.end())) << "the dated walk is in `modified` order";
+  EXPECT_EQ(std::set<long long>(by_key.begin(), by_key.end()), std::set<long long>(by_date.begin(), by_date.end()));
+  EXPECT_EQ(std::set<long long>(by_key.begin(), by_key.end()).size(), by_key.size()) << "a vacancy sent twice";
+}
+
 }  // namespace
 }  // namespace feed
