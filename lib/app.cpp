@@ -31,7 +31,7 @@ App::App(Config config, const Clock* clock)
       full = full_walks_.back().get();
     }
     documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back(), full));
-    if (f.page_ahead) documents_.back()->SetPagesAhead(&ahead_);
+    if (f.page_ahead > 0) documents_.back()->SetPagesAhead(&ahead_);
     routes_.Add(Route{f.path, Role::kDocument, documents_.size() - 1, {}, false});
   }
   for (const SetConfig& s : config_.sets) {

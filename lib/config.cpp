@@ -175,7 +175,7 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
   f.path = "/" + f.name;
   bool have_template = false, have_query = false, have_content_type = false;
   int since_line = sec.line;
-  std::optional<bool> page_ahead;
+  std::optional<int> page_ahead;
   int page_ahead_line = sec.line;
   for (const auto& [key, v] : sec.entries) {
     const std::string& s = v.value;
@@ -261,7 +261,7 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
       }
       f.db_charset = s;
     } else if (key == "page_ahead") {
-      page_ahead = ParseFlag(v, file, key);
+      page_ahead = ParseInt(v, file, key, 0, 8);
       page_ahead_line = v.line;
     } else if (key == "fetch_rows") {
       f.fetch_rows = ParseInt(v, file, key, 1, 1000000);
@@ -391,11 +391,11 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
   // A robot's feed records each visit: a page it never asked for must not
   // be made for it.
   const bool can_page_ahead = !f.continue_param.empty() && f.since != SinceSource::kRobot;
-  if (page_ahead.value_or(false) && !can_page_ahead) {
+  if (page_ahead.value_or(0) > 0 && !can_page_ahead) {
     throw ConfigError(Where(file, page_ahead_line) + "page_ahead needs a paged feed (continue = param NAME) "
                                                      "that is not a robot's (since = robot)");
   }
-  f.page_ahead = page_ahead.value_or(can_page_ahead);
+  f.page_ahead = page_ahead.value_or(can_page_ahead ? 2 : 0);
   return f;
 }
 

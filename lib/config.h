@@ -156,10 +156,11 @@ struct FeedConfig {
   std::string continue_param;                 // empty: one response holds every row
   int page_size = 0;                          // rows per response; 0: unpaged
   int fetch_rows = 1000;                      // rows per query (internal keyset paging)
-  // page_ahead = 0|1: a paged feed (not a robot's) makes a run's next page
-  // while the web server sends the page before it (page_ahead.h). On by
-  // default for such feeds; 1 elsewhere is refused.
-  bool page_ahead = false;
+  // page_ahead = N (0 to 8): a paged feed (not a robot's) makes the next N
+  // pages of a run while the web server sends the page before them
+  // (page_ahead.h). 2 by default for such feeds; more than 0 elsewhere is
+  // refused.
+  int page_ahead = 0;
   bool stream = false;                        // read = stream: plain statements whose rows stream
   std::string db_charset;                     // connection charset for this feed's rows ("" = [database])
   std::vector<std::string> keyset;            // result fields ordering the query, 1-3

@@ -144,40 +144,53 @@ void DocumentFeed::Serve(const Request& req, ReplicaSet& servers, const Clock& c
 void DocumentFeed::MakeNextPage(const Request& req, const std::string& token, ReplicaSet& servers, const Clock& clock,
                                 Delivery delivery) {
   if (!ahead_) return;
-  // The page's start, as its request will give it: the same since-moment,
-  // the run's start, position and replication position from the token.
-  Start start = Begin(req, servers, clock);
-  auto decoded = codec_->Decode(token, Binding(start.since));
-  if (!decoded) throw InternalError("the next page's token does not decode");
-  start.token_text = token;
-  start.run_start = decoded->run_start;
-  start.after = decoded->keyset;
-  start.at = decoded->position;
+  const Start first = Begin(req, servers, clock);
   const bool gzip = AcceptsGzip(req.accept_encoding);
-  std::unique_ptr<PagesAhead::Making> making = ahead_->Begin(PageIdentity(start, gzip));
-  if (!making) return;
   Request next = req;
   next.method = "GET";
   next.if_none_match.clear();
   next.if_modified_since.clear();
   delivery.keep = true;
-  StringSink nothing;
-  Response resp(nothing, true, false, delivery);
-  FeedReport report;
-  const ReplicaSet::Source source = servers.ForRead(start.at);
-  report.read_from = *source.name;
-  try {
-    Serve(next, start, servers, source, clock, resp, &report);
-  } catch (const FeedError& e) {
-    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
-    throw;
+  // The pages after the one `req` got, up to page_ahead of them: each one
+  // made already (by this process or another) is passed over to the one
+  // after it.
+  std::string at_token = token;
+  for (int n = 0; n < feed_.config().page_ahead && !at_token.empty(); ++n) {
+    // The page's start, as its request will give it: the same since-moment,
+    // the run's start, position and replication position from the token.
+    Start start = first;
+    auto decoded = codec_->Decode(at_token, Binding(start.since));
+    if (!decoded) throw InternalError("the next page's token does not decode");
+    start.token_text = at_token;
+    start.run_start = decoded->run_start;
+    start.after = decoded->keyset;
+    start.at = decoded->position;
+    const std::string identity = PageIdentity(start, gzip);
+    std::unique_ptr<PagesAhead::Making> making = ahead_->Begin(identity);
+    if (!making) {
+      // Made already: on to the page after it. Being made: its maker goes on.
+      at_token = ahead_->NextToken(identity).value_or("");
+      continue;
+    }
+    StringSink nothing;
+    Response resp(nothing, true, false, delivery);
+    FeedReport report;
+    const ReplicaSet::Source source = servers.ForRead(start.at);
+    report.read_from = *source.name;
+    try {
+      Serve(next, start, servers, source, clock, resp, &report);
+    } catch (const FeedError& e) {
+      if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+      throw;
+    }
+    Response::KeptBody kept = resp.TakeKept();
+    if (kept.head.status != 200 || kept.body.empty()) {
+      if (!kept.body.empty()) ::unlink(kept.body.c_str());
+      return;
+    }
+    making->Done(kept.head, kept.body, kept.size, report, clock.Now());
+    at_token = report.continue_token;
   }
-  Response::KeptBody kept = resp.TakeKept();
-  if (kept.head.status != 200 || kept.body.empty()) {
-    if (!kept.body.empty()) ::unlink(kept.body.c_str());
-    return;
-  }
-  making->Done(kept.head, kept.body, kept.size, report, clock.Now());
 }
 
 void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,

@@ -86,11 +86,12 @@ class DocumentFeed {
   bool makes_pages_ahead() const { return ahead_ != nullptr; }
 
   // Makes the page whose token `req`'s response ended with (`token`), as
-  // an unconditional GET of the same client would get it, and leaves it in
-  // the pages ahead. `delivery` is the live one (keep is set here). Does
-  // nothing when that page is made or being made already. Throws FeedError
-  // when the page cannot be made (the caller logs it; the request for the
-  // page then reads it itself).
+  // an unconditional GET of the same client would get it, and the pages
+  // after it, up to page_ahead pages past `req`'s, and leaves them in the
+  // pages ahead. A page made already is passed over to the next; one being
+  // made by another process ends the making here. `delivery` is the live
+  // one (keep is set here). Throws FeedError when a page cannot be made
+  // (the caller logs it; the request for the page then reads it itself).
   void MakeNextPage(const Request& req, const std::string& token, ReplicaSet& servers, const Clock& clock,
                     Delivery delivery);
 

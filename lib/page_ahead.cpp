@@ -250,6 +250,15 @@ std::optional<PageMade> PagesAhead::Take(const std::string& identity, int64_t no
   return page;
 }
 
+std::optional<std::string> PagesAhead::NextToken(const std::string& identity) {
+  std::string text;
+  if (!ReadFile(Base(identity) + ".head", &text)) return std::nullopt;
+  int64_t made = 0;
+  auto page = Parse(text, identity, &made);
+  if (!page || page->report.continue_token.empty()) return std::nullopt;
+  return page->report.continue_token;
+}
+
 size_t PagesAhead::Sweep() {
   DIR* d = ::opendir(dir_.path().c_str());
   if (!d) return 0;

@@ -82,6 +82,11 @@ class PagesAhead {
   // under the same hash, or it is older than kKeepSeconds at `now`.
   std::optional<PageMade> Take(const std::string& identity, int64_t now);
 
+  // The continue token of the page made ahead for `identity` (the page
+  // after it), without taking it; nullopt when none is made (or being
+  // made), or it is the run's last page.
+  std::optional<std::string> NextToken(const std::string& identity);
+
   // Removes the files of pages older than kKeepSeconds (by the files'
   // times) and of makings whose process ended; returns how many.
   size_t Sweep();

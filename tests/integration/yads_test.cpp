@@ -737,6 +737,7 @@ void FullWalkUnderWrites(bool ahead) {
   const std::string valid = " AND l.ref REGEXP '^[A-Za-z0-9]{1,32}$' AND l.ref NOT LIKE 'FULL%'";
   const std::string new_ref = ahead ? "FULLA" : "FULLN";  // each run's own new ads...
   const std::string mark = ahead ? "ЗАРАНЕЕ " : "ПРАВКА ";  // ...and edits
+  const std::string past = ahead ? "320" : "160";  // rows from a page's start to the writes ahead
   auto site_now = [] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())); };
   std::map<std::string, int64_t> id_of;  // ref -> primary key, for the order
   for (const auto& row : Table("SELECT HEX(ref), id FROM listing")) id_of[Unhex(row[0])] = std::stoll(row[1]);
@@ -748,10 +749,11 @@ void FullWalkUnderWrites(bool ahead) {
   auto write_during_page = [&] {
     // An edit gives a title of its own, one plain line.
     const std::string now = site_now(), edited = mark + std::to_string(k);
-    // Ahead: past the 160th row from the page's start (a page reads 151).
+    // Ahead: past the 160th row from the page's start (a page reads 151);
+    // with pages made ahead, past the two pages made (page_ahead = 2).
     std::vector<std::vector<std::string>> ahead;
     for (const auto& row : Table("SELECT l.id, HEX(l.ref) FROM listing l WHERE l.status = 'active'" + valid +
-                                 " AND l.id > " + std::to_string(page_id) + " ORDER BY l.id LIMIT 40 OFFSET 160")) {
+                                 " AND l.id > " + std::to_string(page_id) + " ORDER BY l.id LIMIT 40 OFFSET " + past)) {
       if (!touched.count(row[0])) ahead.push_back(row);
     }
     if (ahead.size() >= 3) {
@@ -794,8 +796,9 @@ void FullWalkUnderWrites(bool ahead) {
     ASSERT_EQ(r.report.made_ahead, ahead && !cont.empty()) << "page " << pages.size();
     cont = pages.back().continue_token;
     if (ahead) {
-      // The next page is made now; the writes land past its rows (it
-      // reads 151 from here), so they are ahead of what was made.
+      // The next two pages are made now (the first was made already but
+      // for the first page); the writes land past their rows, ahead of
+      // what was made.
       app.MakePageAhead();
       page_id = r.report.last[0];
       write_during_page();
@@ -826,7 +829,10 @@ void FullWalkUnderWrites(bool ahead) {
   // Added after the last page was read: in the next run. A page made ahead
   // was read before the writes that follow the page before it.
   std::set<std::string> after_last = {new_ref + std::to_string(pages.size() - 1)};
-  if (ahead) after_last.insert(new_ref + std::to_string(pages.size() - 2));
+  if (ahead) {
+    after_last.insert(new_ref + std::to_string(pages.size() - 2));
+    after_last.insert(new_ref + std::to_string(pages.size() - 3));
+  }
   for (const std::string& ref : added) {
     if (!after_last.count(ref)) {
       EXPECT_EQ(got.count(ref), 1u) << "ad " << ref << " added ahead of the robot, id " << id_of[ref] << " pages " << pages.size() << " last sent id " << last_id;
@@ -855,7 +861,7 @@ std::vector<std::string> AheadFiles(const std::string& dir) {
 }
 
 TEST_F(YadsIntegration, TheNextPageIsMadeAheadAndTakenInsteadOfRead) {
-  const std::string spool = testing::TempDir("ahead");
+  std::string spool = testing::TempDir("ahead");
   auto app_with = [&](const std::string& page_ahead) {
     Config c = LoadConfig(testing::WriteSampleConfig({{"page_size", "150"}, {"page_ahead", page_ahead}}));
     c.server.spool_dir = spool;
@@ -882,7 +888,7 @@ TEST_F(YadsIntegration, TheNextPageIsMadeAheadAndTakenInsteadOfRead) {
     ASSERT_FALSE(page1.continue_token.empty());
     EXPECT_EQ(AheadFiles(spool), std::vector<std::string>{}) << "nothing is made inside the request";
     app->MakePageAhead();
-    EXPECT_EQ(AheadFiles(spool).size(), 2u) << "the next page's head and body wait";
+    EXPECT_EQ(AheadFiles(spool).size(), 4u) << "the next two pages' heads and bodies wait (page_ahead = 2)";
     const std::string edited = edit_next_page(page1);
     // Another process of the same spool folder takes it.
     auto other = app_with("");
@@ -893,7 +899,7 @@ TEST_F(YadsIntegration, TheNextPageIsMadeAheadAndTakenInsteadOfRead) {
     EXPECT_NE(page2.ads[0].second.at("title"), "ПОСЛЕ СНИМКА") << "page 2 was read at its request, not ahead";
     EXPECT_EQ(p2.report.rows, page2.ads.size());
     EXPECT_EQ(p2.report.continue_token, page2.continue_token);
-    EXPECT_EQ(AheadFiles(spool), std::vector<std::string>{}) << "taken, and the body handed on";
+    EXPECT_EQ(AheadFiles(spool).size(), 2u) << "page 2 taken, and its body handed on; page 3 waits";
     // The page made ahead equals the page read now but for the edit.
     Reply again = Get(*app, "date=" + date + "&continue=" + page1.continue_token);
     EXPECT_FALSE(again.report.made_ahead) << "a page is taken once";
@@ -920,6 +926,7 @@ TEST_F(YadsIntegration, TheNextPageIsMadeAheadAndTakenInsteadOfRead) {
     EXPECT_TRUE(Get(*app, "date=" + date + "&continue=" + page2.continue_token).report.made_ahead);
     Mariadb("UPDATE listing SET title = 'Было', updated = NOW() WHERE ref = '" + edited + "'");
   }
+  spool = testing::TempDir("ahead");  // page 4 waits in the first one
   {
     auto app = app_with("0");
     Reply p1 = Get(*app, "date=" + date);

@@ -86,6 +86,9 @@ TEST(PagesAhead, AMadePageIsTakenOnceWithItsHeadBodyAndReport) {
   making->Done(Head(), Body(dir, "<ads>...</ads>"), 14, Report(), 1000);
   making.reset();
   EXPECT_FALSE(ahead.Begin("yads\n2026-11-01\nTOKEN\nidentity")) << "made again while one waits";
+  EXPECT_EQ(ahead.NextToken("yads\n2026-11-01\nTOKEN\nidentity"), std::optional<std::string>("NEXTTOKEN"))
+      << "the page after it, read without taking it";
+  EXPECT_EQ(ahead.NextToken("yads\n2026-11-01\nOTHER\nidentity"), std::nullopt);
 
   auto page = ahead.Take("yads\n2026-11-01\nTOKEN\nidentity", 1010);
   ASSERT_TRUE(page);
