@@ -85,7 +85,7 @@ MsnFeed* App::msn_feed(const std::string& path) {
 SyncReport App::SyncItems(const std::string& path, const std::function<void(size_t items)>& progress) {
   MsnFeed* m = msn_feed(path);
   if (!m) throw NotFound("no feed with lifecycle = msn has path " + path);
-  return m->Sync(servers_.primary(), clock_, /*only_if_stale=*/false, progress);
+  return m->Sync(servers_, clock_, /*only_if_stale=*/false, progress);
 }
 
 CheckReport App::Check(const CheckOptions& options) {
@@ -129,7 +129,7 @@ CheckReport App::Check(const CheckOptions& options) {
 WriteReport App::WriteSet(const std::string& path, const std::string& dir,
                           const std::function<void(size_t rows)>& progress) {
   for (auto& s : sets_) {
-    if (s->config().path == path) return s->Write(servers_.primary(), clock_, dir, progress);
+    if (s->config().path == path) return s->Write(servers_, clock_, dir, progress);
   }
   throw NotFound("no set has path " + path + " (a [set NAME] section's path, such as /sitemap.xml)");
 }
@@ -171,16 +171,16 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report, std::
     }
     case Role::kItems: {
       MsnFeed& m = *msn_feeds_[r.target];
-      m.Serve(req, servers_.primary(), clock_, resp, report);
+      m.Serve(req, servers_, clock_, resp, report);
       Log(m.feed().config().name, *report);
       return;
     }
     case Role::kIndex:
-      sets_[r.target]->ServeIndex(req, r.gzip, servers_.primary(), clock_, resp, report);
+      sets_[r.target]->ServeIndex(req, r.gzip, servers_, clock_, resp, report);
       Log(sets_[r.target]->config().name, *report);
       return;
     case Role::kPart:
-      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, servers_.primary(), clock_, resp, report);
+      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, servers_, clock_, resp, report);
       Log(sets_[r.target]->config().name, *report);
       return;
   }

@@ -26,6 +26,7 @@
 #include "feed.h"
 #include "http.h"
 #include "part_plan.h"
+#include "replica_set.h"
 #include "routes.h"
 
 namespace feed {
@@ -57,19 +58,30 @@ class DocumentSet {
 
   // Live: the index (XML sets), and part `n` of `section` ("" for a text
   // set of one section). `gz`: the .gz path, always gzip.
-  void ServeIndex(const Request& req, bool gz, Database& db, const Clock& clock, Response& resp, FeedReport* report);
-  void ServePart(const Request& req, const std::string& section, int n, bool gz, Database& db, const Clock& clock,
-                 Response& resp, FeedReport* report);
+  //
+  // With replicas (replica_set.h): plans are read and written on the
+  // primary. A refresh reads the section's rows from ForRead() (a server
+  // that has reached the stored plan's position, when it has one) and
+  // stores the position it read at with the plan (PartPlan::at); a part is
+  // read from a server that has reached its plan's position (a plan with
+  // none: the primary), and is a 503 when no server can. The moments a
+  // state was first seen are written on the primary.
+  void ServeIndex(const Request& req, bool gz, ReplicaSet& servers, const Clock& clock, Response& resp,
+                  FeedReport* report);
+  void ServePart(const Request& req, const std::string& section, int n, bool gz, ReplicaSet& servers,
+                 const Clock& clock, Response& resp, FeedReport* report);
 
   // Static: writes the whole set into `dir` (see the file's comment).
   // `progress(rows)` is called now and then during long writes. Throws
-  // FeedError; `dir` then holds the previous set untouched.
-  WriteReport Write(Database& db, const Clock& clock, const std::string& dir,
+  // FeedError; `dir` then holds the previous set untouched. With replicas,
+  // every section is read from one server, the first healthy one in config
+  // order (ReplicaSet::ForRead without a position).
+  WriteReport Write(ReplicaSet& servers, const Clock& clock, const std::string& dir,
                     const std::function<void(size_t rows)>& progress = nullptr);
 
   // The stored plan of a section, refreshed first when it is missing, made
   // for another mapping, or (with `refresh`) older than refresh_seconds.
-  PartPlan Plan(Database& db, const Clock& clock, size_t section, bool refresh);
+  PartPlan Plan(ReplicaSet& servers, const Clock& clock, size_t section, bool refresh);
   // The index document for these parts (name, lastmod as the lastmod
   // column gives it, "" for none), into `out`. REQUIRES: an XML set.
   RenderReport RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts, Sink& out) const;
@@ -78,11 +90,17 @@ class DocumentSet {
   size_t SectionIndex(const std::string& name) const;
   Limits PartLimits(const Feed& f) const;
   std::string PlanIdentity(const Feed& f) const;
+  void ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& part, bool gz,
+                 ReplicaSet& servers, const ReplicaSet::Source& source, const Clock& clock, Response& resp,
+                 FeedReport* report);
+  WriteReport Write(Database& db, const Clock& clock, const std::string& dir,
+                    const std::function<void(size_t rows)>& progress);
 
   SetConfig config_;
   std::vector<Feed*> sections_;
   std::optional<Template> index_;  // XML sets
   bool bound_ = false;
+  bool plan_positions_ = true;  // feed_part_plan has its position column
 };
 
 }  // namespace feed
