@@ -102,6 +102,8 @@ CheckReport App::Check(const CheckOptions& options) {
   } catch (const FeedError& e) {
     report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
   }
+  // The replicas first: a page may be read from any of them.
+  CheckReplicas(config_.replicas, config_.database.replica_wait, &report);
   CheckReport feeds_report = CheckFeeds(targets, servers_.primary(), clock_, options);
   report.feeds = feeds_report.feeds;
   report.rows = feeds_report.rows;
@@ -284,7 +286,8 @@ int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, st
     if (status == 503) log_(std::string("database unavailable: ") + e.what());
     try {
       if (status == 503) {
-        resp.Error(503, "the database is unavailable; try again later", {{"Retry-After", "60"}});
+        resp.Error(503, (e.reason().empty() ? "the database is unavailable" : e.reason()) + "; try again later",
+                   {{"Retry-After", "60"}});
       } else if (status == 500) {
         resp.Error(500, "internal error; see the server log");
       } else {
