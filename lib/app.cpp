@@ -113,6 +113,21 @@ CheckReport App::Check(const CheckOptions& options) {
     // set's part plans).
     try {
       CheckDatabase();
+      // Tables of a version before replicas keep working, but without a
+      // stored position every part and sync reads the primary.
+      if (servers_.has_replicas() && !sets_.empty() && !StateStore(servers_.primary()).PlansHavePosition()) {
+        report.findings.push_back({false, "[database]",
+                                   "feed_part_plan has no column position (a table of an older version): every "
+                                   "sitemap part is read from the primary, none from a replica",
+                                   "apply sql/state.sql (it adds the column)"});
+      }
+      if (servers_.has_replicas() && !msn_feeds_.empty() &&
+          !ItemStateStore(servers_.primary(), msn_feeds_[0]->feed().config().name).SyncsHavePosition()) {
+        report.findings.push_back({false, "[database]",
+                                   "feed_item_sync has no column position (a table of an older version): every MSN "
+                                   "sync after the first reads the board from the primary",
+                                   "apply sql/state.sql (it adds the column)"});
+      }
     } catch (const FeedError& e) {
       report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in the README"});
     }

@@ -709,10 +709,22 @@ TEST_F(ReplicaIntegration, TablesOfAnOlderVersionSendPartsAndSyncsToThePrimary) 
   msn = Get(a, "/msn");
   ASSERT_EQ(msn.status, 200) << msn.body;
   EXPECT_EQ(msn.report.read_from, "primary");
+  // check says so, as a warning.
+  const std::string config = NodeConfigFile({1});
+  CheckRun old_tables = RunCheck(config);
+  EXPECT_EQ(old_tables.status, 0) << old_tables.out;
+  EXPECT_NE(LineStarting(old_tables.out, "[database]: warning: feed_part_plan has no column position"), "")
+      << old_tables.out;
+  EXPECT_NE(LineStarting(old_tables.out, "[database]: warning: feed_item_sync has no column position"), "")
+      << old_tables.out;
 
   ASSERT_EQ(testing::Shell(apply), 0);
   EXPECT_EQ(Table("SHOW COLUMNS FROM feed_part_plan LIKE 'position'").size(), 1u);
   EXPECT_EQ(Table("SHOW COLUMNS FROM feed_item_sync LIKE 'position'").size(), 1u);
+  CheckRun applied = RunCheck(config);
+  EXPECT_EQ(applied.out.find("has no column position"), std::string::npos) << applied.out;
+  std::remove(config.c_str());
+  std::remove(config.substr(0, config.rfind('/')).c_str());
   ASSERT_TRUE(CaughtUp(1));
   Admin(Primary(), "DELETE FROM sample_test.feed_part_plan");
   App c(NodeConfig({1}));
