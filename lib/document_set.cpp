@@ -291,18 +291,30 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
                             const Clock& clock, Response& resp, FeedReport* report) {
   const size_t s = SectionIndex(section);
   Feed& f = *sections_[s];
-  Bind(servers.primary());
-  PartPlan plan = Plan(servers, clock, s, /*refresh=*/false);
+  PartPlan plan;
+  std::optional<ReplicaSet::Source> from_replica;
+  try {
+    Bind(servers.primary());
+    plan = Plan(servers, clock, s, /*refresh=*/false);
+  } catch (const FeedError& e) {
+    if (e.kind() != ErrorKind::kUnavailable || !servers.has_replicas()) throw;
+    from_replica = PlanFromReplica(servers, s, &plan);
+  }
   const PartRange* part = plan.Find(n);
-  if (!part && clock.Now() - plan.planned >= config_.refresh_seconds) {
+  if (!part && !from_replica && clock.Now() - plan.planned >= config_.refresh_seconds) {
     plan = Plan(servers, clock, s, /*refresh=*/true);  // a newer index may list it
     part = plan.Find(n);
+  }
+  if (!part && from_replica) {
+    throw Unavailable("the primary is down and replica " + *from_replica->name + "'s plan of " + f.config().name +
+                      " has no part " + std::to_string(n));
   }
   if (!part) throw NotFound("no part " + std::to_string(n) + " of " + f.config().name + "; see the index");
   // From a server that has reached what the plan was made from (an index
   // made from one replica, its parts read from another): a part never
-  // shows a state older than its plan's. None can: 503.
-  const ReplicaSet::Source source = servers.ForRead(plan.at);
+  // shows a state older than its plan's. None can: 503. A plan read from a
+  // replica is served by that replica.
+  const ReplicaSet::Source source = from_replica ? *from_replica : servers.ForRead(plan.at);
   report->read_from = *source.name;
   try {
     ServePart(req, f, plan, *part, gz, servers, source, clock, resp, report);
@@ -310,6 +322,28 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
     if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
     throw;
   }
+}
+
+ReplicaSet::Source DocumentSet::PlanFromReplica(ReplicaSet& servers, size_t section, PartPlan* plan) {
+  Feed& f = *sections_[section];
+  // With the primary down, ForRead gives a replica that still applies
+  // what it received (else it throws kUnavailable).
+  const ReplicaSet::Source source = servers.ForRead(std::nullopt);
+  if (source.replica < 0) throw Unavailable("the primary cannot give the plan of " + f.config().name);
+  std::optional<PartPlan> stored;
+  try {
+    Bind(*source.db);
+    stored = StateStore(*source.db).LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
+  if (!stored || stored->identity != PlanIdentity(f)) {
+    throw Unavailable("the primary is down and replica " + *source.name + " has no current plan of " +
+                      f.config().name);
+  }
+  *plan = std::move(*stored);
+  return source;
 }
 
 void DocumentSet::ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& range, bool gz,
@@ -358,8 +392,14 @@ void DocumentSet::ServePart(const Request& req, Feed& f, const PartPlan& plan, c
     // the next plan (made with the next index), which splits the part.
     report->Skip("part " + std::to_string(n) + " of " + f.config().name +
                  " reached its limit; the rows after it come in a new part when the index is made again");
-    StateStore(servers.primary()).SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts, plan.at},
-                                           plan_positions_);
+    try {
+      StateStore(servers.primary())
+          .SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts, plan.at}, plan_positions_);
+    } catch (const FeedError& e) {
+      // The primary is away: the part is served; the split waits for the
+      // next refresh.
+      if (e.kind() != ErrorKind::kUnavailable || source.replica < 0) throw;
+    }
   }
   if (z) z->Finish();
   if (!resp.started()) resp.Start(head, gzip && !gz);

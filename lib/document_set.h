@@ -65,7 +65,9 @@ class DocumentSet {
   // stores the position it read at with the plan (PartPlan::at); a part is
   // read from a server that has reached its plan's position (a plan with
   // none: the primary), and is a 503 when no server can. The moments a
-  // state was first seen are written on the primary.
+  // state was first seen are written on the primary. With the primary
+  // down, a part is served by a replica from its copy of the plan
+  // (PlanFromReplica); the index, which refreshes plans, is a 503.
   void ServeIndex(const Request& req, bool gz, ReplicaSet& servers, const Clock& clock, Response& resp,
                   FeedReport* report);
   void ServePart(const Request& req, const std::string& section, int n, bool gz, ReplicaSet& servers,
@@ -90,6 +92,12 @@ class DocumentSet {
   size_t SectionIndex(const std::string& name) const;
   Limits PartLimits(const Feed& f) const;
   std::string PlanIdentity(const Feed& f) const;
+  // With the primary down: the section's plan as a replica holds it (plans
+  // replicate as the board does), into `plan`, and that replica, which
+  // serves the part: it applied the plan's row, written on the primary
+  // after the rows were read, so it has the plan's position. Throws
+  // kUnavailable when no replica can be read or it has no current plan.
+  ReplicaSet::Source PlanFromReplica(ReplicaSet& servers, size_t section, PartPlan* plan);
   void ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& part, bool gz,
                  ReplicaSet& servers, const ReplicaSet::Source& source, const Clock& clock, Response& resp,
                  FeedReport* report);

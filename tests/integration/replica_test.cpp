@@ -581,8 +581,9 @@ TEST_F(ReplicaIntegration, ASitemapsPartsAreReadOnlyWhereThePlansPositionIsReach
 // node B's only replica has not applied (its SQL thread stopped); with the
 // primary stopped too, no server can serve it: 503, Retry-After and a
 // one-line reason. A sitemap part whose plan is at that position is a 503
-// too (plans are kept on the primary). With the primary back, B serves the
-// page as node A does, and the part from the primary.
+// too (replica 2 lacks the plan as well), while node A serves it from
+// replica 1's copy of the plan. With the primary back, B serves the page
+// as node A does, and the part from the primary.
 TEST_F(ReplicaIntegration, APageNoServerCanServeIs503WithRetryAfterUntilThePrimaryIsBack) {
   Admin(Primary(), "DELETE FROM sample_test.feed_part_plan");
   ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
@@ -600,6 +601,7 @@ TEST_F(ReplicaIntegration, APageNoServerCanServeIs503WithRetryAfterUntilThePrima
   ASSERT_EQ(index.status, 200);
   const std::string part = "/sitemap-ads-" + std::to_string(LastPart(index.body, "ads")) + ".xml";
   const std::string next = std::string(kQuery) + "&continue=" + first.token;
+  ASSERT_TRUE(CaughtUp(1));  // the plan too
 
   std::unique_ptr<Restart> restart = StopPrimary();
   for (const Reply& r : {Get(b, "/yads", next), Get(b, part)}) {
@@ -613,6 +615,12 @@ TEST_F(ReplicaIntegration, APageNoServerCanServeIs503WithRetryAfterUntilThePrima
   // The page's reason says what it waits for (a part's plan is on the
   // primary: it just waits for the database).
   EXPECT_EQ(Get(b, "/yads", next).body.rfind("no database server has caught up yet", 0), 0u);
+  // Node A's replica holds the plan (it replicates like the board) and
+  // has its position: A serves the part from there meanwhile.
+  Reply from_r1 = Get(a, part);
+  EXPECT_EQ(from_r1.status, 200) << from_r1.body.substr(0, 200);
+  EXPECT_EQ(from_r1.report.read_from, "r1");
+  EXPECT_NE(from_r1.body.find("/ad/" + ref + ".html"), std::string::npos);
 
   restart->Run();
   // Health is asked again within replica_check (1 s).
@@ -802,6 +810,30 @@ TEST_F(ReplicaIntegration, CheckReportsEachReplicasReplication) {
     std::remove(f.c_str());
     std::remove(f.substr(0, f.rfind('/')).c_str());
   }
+}
+
+// `feed.fcgi write` reads a static set from one server, the first healthy
+// replica in config order: here replica 2, an hour behind, so the files
+// lack an ad added on the primary since (they are a snapshot of it).
+TEST_F(ReplicaIntegration, AStaticWriteReadsTheFirstHealthyReplica) {
+  ASSERT_TRUE(CaughtUp(2));
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 3600; START SLAVE");
+  const std::string ref = "WRITE" + std::to_string(++added_count_);
+  Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES ('" + ref +
+                       "', 'x', '', NOW(), NOW())");
+  const std::string dir = testing::TempDir("replica-write") + "/maps";
+  App b(NodeConfig({2, 1})), a(NodeConfig({1}));
+  auto all = [&](App& app) {
+    WriteReport r = app.WriteSet("/sitemap.xml", dir);
+    std::string text;
+    for (const WrittenFile& f : r.files) text += testing::Slurp(dir + "/" + f.name);
+    return text;
+  };
+  ASSERT_TRUE(CaughtUp(1));
+  const std::string from_r2 = all(b), from_r1 = all(a);
+  EXPECT_EQ(from_r2.find("/ad/" + ref + ".html"), std::string::npos);
+  EXPECT_NE(from_r1.find("/ad/" + ref + ".html"), std::string::npos);
+  testing::Shell("rm -rf '" + dir.substr(0, dir.rfind('/')) + "'");
 }
 
 }  // namespace
