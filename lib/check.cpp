@@ -11,8 +11,8 @@
 #include "error.h"
 #include "format_rules.h"
 #include "output.h"
-#include "replica_set.h"
 #include "renderer.h"
+#include "replica_set.h"
 #include "row_source.h"
 #include "xml_text.h"
 
@@ -46,7 +46,7 @@ struct Unpaged {
   std::vector<std::string> repeated, backwards;
   size_t repeats = 0, backs = 0;
   std::map<std::string, std::vector<std::string>> rules;  // rule -> first ids
-  std::map<std::string, size_t> counts;                  // rule -> rows
+  std::map<std::string, size_t> counts;                   // rule -> rows
 };
 
 Unpaged ReadUnpaged(Feed& f, Database& db, const Clock& clock, size_t max_rows) {
@@ -231,8 +231,8 @@ void CheckSample(Feed& f, Database& db, const Clock& clock, const CheckOptions& 
   role->rows = r.rows;
   role->newest = r.newest;
   if (role->set_section && r.rows == 0) return;  // a set does not serve an empty part
-  CheckDocument(out.data, CharsetName(f.tmpl().charset()), role->text_sitemap, Label(f.config()),
-                f.config().name, f.config().template_file, r.rows, report);
+  CheckDocument(out.data, CharsetName(f.tmpl().charset()), role->text_sitemap, Label(f.config()), f.config().name,
+                f.config().template_file, r.rows, report);
 }
 
 void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt, SampleRole* role,
@@ -267,8 +267,9 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
   }
   if (u.backs) {
     report->findings.push_back({true, f.config().query_file,
-                                Label(f.config()) + ": " + std::to_string(u.backs) + " rows come before the row before (" +
-                                    Fields(f) + " = " + Keys(u.backwards, u.backs) + ")",
+                                Label(f.config()) + ": " + std::to_string(u.backs) +
+                                    " rows come before the row before (" + Fields(f) + " = " +
+                                    Keys(u.backwards, u.backs) + ")",
                                 "ORDER BY the keyset fields (" + Fields(f) + "), in that order"});
   }
   if (u.repeats || u.backs) return;
@@ -352,11 +353,10 @@ void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait,
         }
       } catch (const FeedError&) {
       }
-      report->findings.push_back({true, where,
-                                  "the feed user may not run SHOW SLAVE STATUS, which the health check needs (" +
-                                      std::string(e.what()) + ")",
-                                  "run on the primary (it replicates to the replicas): GRANT SLAVE MONITOR ON *.* TO " +
-                                      user});
+      report->findings.push_back(
+          {true, where,
+           "the feed user may not run SHOW SLAVE STATUS, which the health check needs (" + std::string(e.what()) + ")",
+           "run on the primary (it replicates to the replicas): GRANT SLAVE MONITOR ON *.* TO " + user});
       continue;
     }
     CheckedReplica checked{r.name, st.replicating(), st.behind};
@@ -364,7 +364,8 @@ void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait,
     if (!st.replica) {
       report->findings.push_back({true, where, "is not a replica (SHOW SLAVE STATUS is empty)",
                                   "set it up: CHANGE MASTER TO MASTER_HOST = ..., MASTER_USE_GTID = slave_pos; START "
-                                  "SLAVE (see the README), or remove " + where});
+                                  "SLAVE (see the README), or remove " +
+                                      where});
       continue;
     }
     if (!st.replicating()) {
@@ -383,9 +384,10 @@ void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait,
     }
     if (st.replicating() && st.behind && *st.behind > replica_wait) {
       report->findings.push_back({false, where,
-                                  "is " + std::to_string(*st.behind) + " s behind the primary: a later page waits at "
-                                  "most replica_wait = " + std::to_string(replica_wait) +
-                                      " s for it and is read from another server",
+                                  "is " + std::to_string(*st.behind) +
+                                      " s behind the primary: a later page waits at "
+                                      "most replica_wait = " +
+                                      std::to_string(replica_wait) + " s for it and is read from another server",
                                   "look at its load and its replication"});
     }
   }

@@ -30,10 +30,10 @@
 namespace feed {
 
 struct Finding {
-  bool error = true;  // false: a warning (the feed works, but look)
-  std::string where;  // "FILE:LINE" or "FILE"
-  std::string what;   // what is wrong
-  std::string todo;   // what to do about it
+  bool error = true;         // false: a warning (the feed works, but look)
+  std::string where;         // "FILE:LINE" or "FILE"
+  std::string what;          // what is wrong
+  std::string todo;          // what to do about it
   std::string Line() const;  // "where: what; todo"
 };
 
@@ -55,10 +55,10 @@ struct CheckTargets {
 
 // A replica check looked at, and how far behind the primary it was.
 struct CheckedReplica {
-  std::string name;             // its [database replica NAME]
-  bool replicating = false;     // both threads run
+  std::string name;               // its [database replica NAME]
+  bool replicating = false;       // both threads run
   std::optional<int64_t> behind;  // Seconds_Behind_Master (none: unknown)
-  std::string Line() const;     // "[database replica NAME]: replicating, 0 s behind the primary"
+  std::string Line() const;       // "[database replica NAME]: replicating, 0 s behind the primary"
 };
 
 struct CheckReport {

@@ -339,8 +339,7 @@ ReplicaSet::Source DocumentSet::PlanFromReplica(ReplicaSet& servers, size_t sect
     throw;
   }
   if (!stored || stored->identity != PlanIdentity(f)) {
-    throw Unavailable("the primary is down and replica " + *source.name + " has no current plan of " +
-                      f.config().name);
+    throw Unavailable("the primary is down and replica " + *source.name + " has no current plan of " + f.config().name);
   }
   *plan = std::move(*stored);
   return source;

@@ -33,15 +33,15 @@ namespace feed {
 
 // What a static write produced.
 struct WrittenFile {
-  std::string name;   // "sitemap-ads-1.xml"
-  size_t rows = 0;    // URLs (entries, for the index)
-  size_t bytes = 0;   // uncompressed
+  std::string name;  // "sitemap-ads-1.xml"
+  size_t rows = 0;   // URLs (entries, for the index)
+  size_t bytes = 0;  // uncompressed
 };
 struct WriteReport {
   std::vector<WrittenFile> files;  // the index last, .gz twins not listed
   std::vector<std::string> urls;   // what to give search engines: the index, or every text part
   size_t rows = 0;
-  RenderReport left_out;           // rows left out, with ids and rules
+  RenderReport left_out;  // rows left out, with ids and rules
 };
 
 class DocumentSet {
@@ -52,7 +52,7 @@ class DocumentSet {
   const SetConfig& config() const { return config_; }
   void Bind(Database& db);
 
-  std::string IndexName() const;                                // "sitemap.xml"
+  std::string IndexName() const;                                  // "sitemap.xml"
   std::string PartName(const std::string& section, int n) const;  // "sitemap-ads-3.xml"
   std::string Url(const std::string& name) const { return config_.publish_url + "/" + name; }
 
@@ -98,9 +98,8 @@ class DocumentSet {
   // after the rows were read, so it has the plan's position. Throws
   // kUnavailable when no replica can be read or it has no current plan.
   ReplicaSet::Source PlanFromReplica(ReplicaSet& servers, size_t section, PartPlan* plan);
-  void ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& part, bool gz,
-                 ReplicaSet& servers, const ReplicaSet::Source& source, const Clock& clock, Response& resp,
-                 FeedReport* report);
+  void ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& part, bool gz, ReplicaSet& servers,
+                 const ReplicaSet::Source& source, const Clock& clock, Response& resp, FeedReport* report);
   WriteReport Write(Database& db, const Clock& clock, const std::string& dir,
                     const std::function<void(size_t rows)>& progress);
 

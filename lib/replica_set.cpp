@@ -98,7 +98,8 @@ void ReplicaSet::Refresh(Server& s, bool replica) {
     } else {
       SetHealth(s, ServerHealth::kDetached,
                 "Slave_IO_Running " + st.io + ", Slave_SQL_Running " + st.sql +
-                    (st.io_error.empty() ? "" : "; " + st.io_error) + (st.sql_error.empty() ? "" : "; " + st.sql_error));
+                    (st.io_error.empty() ? "" : "; " + st.io_error) +
+                    (st.sql_error.empty() ? "" : "; " + st.sql_error));
     }
   } catch (const FeedError& e) {
     // kUnavailable: it does not answer. Anything else (SHOW SLAVE STATUS

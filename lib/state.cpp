@@ -29,8 +29,7 @@ struct Queries {
   SqlQuery save_plan = State(
       "INSERT INTO feed_part_plan (feed, identity, planned, parts) VALUES (:feed, :identity, :planned, :parts) "
       "ON DUPLICATE KEY UPDATE identity = VALUES(identity), planned = VALUES(planned), parts = VALUES(parts)");
-  SqlQuery load_plan_at =
-      State("SELECT identity, planned, parts, position FROM feed_part_plan WHERE feed = :feed");
+  SqlQuery load_plan_at = State("SELECT identity, planned, parts, position FROM feed_part_plan WHERE feed = :feed");
   SqlQuery save_plan_at = State(
       "INSERT INTO feed_part_plan (feed, identity, planned, parts, position) "
       "VALUES (:feed, :identity, :planned, :parts, :position) "
@@ -192,7 +191,8 @@ std::optional<PartPlan> StateStore::LoadPlan(const std::string& feed, size_t key
 }
 
 void StateStore::SavePlan(const std::string& feed, const PartPlan& plan, bool with_position) {
-  SqlParams p{{"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}};
+  SqlParams p{
+      {"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}};
   if (!with_position) {
     db_.Update(Q().save_plan, p);
     return;

@@ -39,12 +39,12 @@ class NamedLock {
 // One part of a live set: the keyset range it serves, and what it held
 // when the plan was last refreshed.
 struct PartRange {
-  int number = 0;                // in the part's name: sitemap-ads-NUMBER.xml
-  Position after;                // the range starts after this position...
-  std::optional<Position> until; // ...and ends at this one; none: the open last part
+  int number = 0;                 // in the part's name: sitemap-ads-NUMBER.xml
+  Position after;                 // the range starts after this position...
+  std::optional<Position> until;  // ...and ends at this one; none: the open last part
   int64_t rows = 0;
   int64_t bytes = 0;
-  std::string lastmod;           // newest change among its rows ("" none)
+  std::string lastmod;  // newest change among its rows ("" none)
   friend bool operator==(const PartRange&, const PartRange&) = default;
 };
 
@@ -92,8 +92,7 @@ class StateStore {
   std::vector<RobotVisit> ListVisits();
   // Moves the record forward to `visit` (never back), the last one becoming
   // the previous one; stamped `now`.
-  void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
-                   const std::string& now);
+  void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit, const std::string& now);
 
   // When `feed`'s rows `scope` (a key of at most 16 characters: which rows
   // the state covers) were first seen in the state `state` (a key of at

@@ -19,8 +19,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,8 +73,8 @@ std::string NodeConfigFile(const std::vector<int>& replicas) {
   const std::string db = "[database]\n";
   text.replace(text.find(db), db.size(), db + "replica_wait = 1\nreplica_check = 1\n");
   for (int i : replicas) {
-    text += "[database replica r" + std::to_string(i) + "]\nsocket = " +
-            (i == 0 ? Env("FEED_TEST_REPLICA_DIR") + "/none/mysqld.sock" : Replica(i)) + "\n";
+    text += "[database replica r" + std::to_string(i) +
+            "]\nsocket = " + (i == 0 ? Env("FEED_TEST_REPLICA_DIR") + "/none/mysqld.sock" : Replica(i)) + "\n";
   }
   const std::string root = Env("FEED_TEST_ROOT");
   text += "[feed jooble]\ntemplate = " + root + "/templates/jooble.xml\nquery = " + root +
@@ -83,10 +83,11 @@ std::string NodeConfigFile(const std::vector<int>& replicas) {
   // A sitemap of the ads in parts of at most 400, and the MSN feed.
   text += "[set sitemap]\npath = /sitemap.xml\ntemplate = " + root +
           "/templates/sitemap-index.xml\nsections = ads\npublish_url = http://doska.example/maps\n"
-          "[feed ads]\ntemplate = " + root + "/templates/sitemap.xml\nquery = " + root +
-          "/sql/sample-sitemap-ads.sql\nstate_query = " + root +
+          "[feed ads]\ntemplate = " +
+          root + "/templates/sitemap.xml\nquery = " + root + "/sql/sample-sitemap-ads.sql\nstate_query = " + root +
           "/sql/sample-sitemap-ads-state.sql\nkeyset = id\nlastmod = lastmod\nfetch_rows = 97\nmax_items = 400\n"
-          "[feed msn]\npath = /msn\ntemplate = " + root + "/templates/msn.xml\nquery = " + root +
+          "[feed msn]\npath = /msn\ntemplate = " +
+          root + "/templates/msn.xml\nquery = " + root +
           "/sql/sample-msn.sql\ncontent_type = application/rss+xml\nlifecycle = msn\nkeyset = id\n"
           "fetch_rows = 100\nguid_prefix = ad-\nvalue.self = http://doska.example/feeds/msn\n";
   const std::string path = testing::TempDir("replica") + "/node.ini";
@@ -184,7 +185,8 @@ std::unique_ptr<Restart> StopPrimary() {
             0);
   auto restart = std::make_unique<Restart>();  // (a copy would run it when the copy goes)
   // A replica held back stays so: the start does not wait for it.
-  restart->cmd = "NO_CATCH_UP=1 '" + root + "/tests/harness/replicas.sh' start '" + Env("FEED_TEST_REPLICA_DIR") + "' >/dev/null 2>&1";
+  restart->cmd = "NO_CATCH_UP=1 '" + root + "/tests/harness/replicas.sh' start '" + Env("FEED_TEST_REPLICA_DIR") +
+                 "' >/dev/null 2>&1";
   return restart;
 }
 
@@ -437,17 +439,7 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
   Page first = Fetch(a, kQuery);
   ASSERT_EQ(first.status, 200);
   ASSERT_FALSE(first.token.empty());
-  const std::string root = Env("FEED_TEST_ROOT"), dir = Env("FEED_TEST_DB_DIR");
-  ASSERT_EQ(testing::Shell("'" + root + "/tests/harness/mariadb.sh' stop '" + dir + "' >/dev/null"), 0);
-  struct Restart {
-    std::string cmd;
-    void Run() {
-      if (!cmd.empty()) testing::Shell(cmd);
-      cmd.clear();
-    }
-    ~Restart() { Run(); }
-  } restart{"'" + root + "/tests/harness/replicas.sh' start '" + Env("FEED_TEST_REPLICA_DIR") + "' >/dev/null 2>&1"};
-  // (the same as StartServers, also when an assertion ends the test early)
+  std::unique_ptr<Restart> restart = StopPrimary();
 
   // The run goes on from the other node's replica.
   Page second = Fetch(b, std::string(kQuery) + "&continue=" + first.token);
@@ -469,8 +461,8 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
   EXPECT_EQ(StatusOf(b, "primary").health, ServerHealth::kDown);
   // The status page says so: the primary down, the write it did not take.
   SystemClock clock;
-  const StatusSnapshot snap = StatusPage(b.config(), {{"jooble", "/jooble"}}).Snapshot(b.servers().primary(), clock,
-                                                                                     &b.servers());
+  const StatusSnapshot snap =
+      StatusPage(b.config(), {{"jooble", "/jooble"}}).Snapshot(b.servers().primary(), clock, &b.servers());
   const std::string json = StatusJson(snap), html = StatusHtml(snap, testing::Kiev());
   EXPECT_NE(json.find("{\"name\": \"primary\", \"health\": \"down\""), std::string::npos) << json;
   EXPECT_NE(json.find("{\"name\": \"r2\", \"health\": "), std::string::npos) << json;
@@ -492,7 +484,7 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
       << "the sample board must have jobs older than the record for this to mean something";
 
   // Back: the record is where it was.
-  restart.Run();
+  restart->Run();
   auto rec = Table("SELECT last_visit, previous_visit FROM feed_robot_visit WHERE robot = 'JoobleBot'");
   ASSERT_EQ(rec.size(), 1u);
   EXPECT_EQ(rec[0][0], "2026-11-01 00:00:00");
@@ -695,8 +687,8 @@ TEST_F(ReplicaIntegration, MsnSyncsOnTwoNodesAtDifferentLagNeverDoubleAChange) {
 // since no position is stored, every part and every sync after the first
 // reads from the primary. Applying sql/state.sql adds the columns.
 TEST_F(ReplicaIntegration, TablesOfAnOlderVersionSendPartsAndSyncsToThePrimary) {
-  const std::string apply = "mariadb --no-defaults --socket='" + Primary() + "' sample_test < '" +
-                            Env("FEED_TEST_ROOT") + "/sql/state.sql'";
+  const std::string apply =
+      "mariadb --no-defaults --socket='" + Primary() + "' sample_test < '" + Env("FEED_TEST_ROOT") + "/sql/state.sql'";
   struct Apply {
     std::string cmd;
     ~Apply() { testing::Shell(cmd); }
