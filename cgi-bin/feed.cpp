@@ -374,6 +374,7 @@ int Check(const std::string& config_file, const feed::Clock* clock, const std::v
   if (json) {
     std::printf("%s\n", report.Json().c_str());
   } else {
+    for (const feed::CheckedReplica& r : report.replicas) std::printf("%s\n", r.Line().c_str());
     for (const feed::Finding& f : report.findings) std::printf("%s\n", f.Line().c_str());
     std::printf("%s: %zu feeds, %zu rows read%s: %zu errors, %zu warnings\n", config_file.c_str(), report.feeds,
                 report.rows, options.deep ? " (deep)" : "", report.errors(), report.findings.size() - report.errors());

@@ -86,7 +86,7 @@ MsnFeed* App::msn_feed(const std::string& path) {
 SyncReport App::SyncItems(const std::string& path, const std::function<void(size_t items)>& progress) {
   MsnFeed* m = msn_feed(path);
   if (!m) throw NotFound("no feed with lifecycle = msn has path " + path);
-  return m->Sync(servers_.primary(), clock_, /*only_if_stale=*/false, progress);
+  return m->Sync(servers_, clock_, /*only_if_stale=*/false, progress);
 }
 
 CheckReport App::Check(const CheckOptions& options) {
@@ -103,6 +103,8 @@ CheckReport App::Check(const CheckOptions& options) {
   } catch (const FeedError& e) {
     report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
   }
+  // The replicas first: a page may be read from any of them.
+  CheckReplicas(config_.replicas, config_.database.replica_wait, &report);
   CheckReport feeds_report = CheckFeeds(targets, servers_.primary(), clock_, options);
   report.feeds = feeds_report.feeds;
   report.rows = feeds_report.rows;
@@ -112,6 +114,21 @@ CheckReport App::Check(const CheckOptions& options) {
     // set's part plans).
     try {
       CheckDatabase();
+      // Tables of a version before replicas keep working, but without a
+      // stored position every part and sync reads the primary.
+      if (servers_.has_replicas() && !sets_.empty() && !StateStore(servers_.primary()).PlansHavePosition()) {
+        report.findings.push_back({false, "[database]",
+                                   "feed_part_plan has no column position (a table of an older version): every "
+                                   "sitemap part is read from the primary, none from a replica",
+                                   "apply sql/state.sql (it adds the column)"});
+      }
+      if (servers_.has_replicas() && !msn_feeds_.empty() &&
+          !ItemStateStore(servers_.primary(), msn_feeds_[0]->feed().config().name).SyncsHavePosition()) {
+        report.findings.push_back({false, "[database]",
+                                   "feed_item_sync has no column position (a table of an older version): every MSN "
+                                   "sync after the first reads the board from the primary",
+                                   "apply sql/state.sql (it adds the column)"});
+      }
     } catch (const FeedError& e) {
       report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in the README"});
     }
@@ -130,7 +147,7 @@ CheckReport App::Check(const CheckOptions& options) {
 WriteReport App::WriteSet(const std::string& path, const std::string& dir,
                           const std::function<void(size_t rows)>& progress) {
   for (auto& s : sets_) {
-    if (s->config().path == path) return s->Write(servers_.primary(), clock_, dir, progress);
+    if (s->config().path == path) return s->Write(servers_, clock_, dir, progress);
   }
   throw NotFound("no set has path " + path + " (a [set NAME] section's path, such as /sitemap.xml)");
 }
@@ -175,16 +192,16 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report, std::
     }
     case Role::kItems: {
       MsnFeed& m = *msn_feeds_[r.target];
-      m.Serve(req, servers_.primary(), clock_, resp, report);
+      m.Serve(req, servers_, clock_, resp, report);
       Log(m.feed().config().name, *report);
       return;
     }
     case Role::kIndex:
-      sets_[r.target]->ServeIndex(req, r.gzip, servers_.primary(), clock_, resp, report);
+      sets_[r.target]->ServeIndex(req, r.gzip, servers_, clock_, resp, report);
       Log(sets_[r.target]->config().name, *report);
       return;
     case Role::kPart:
-      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, servers_.primary(), clock_, resp, report);
+      sets_[r.target]->ServePart(req, match->section, match->part, r.gzip, servers_, clock_, resp, report);
       Log(sets_[r.target]->config().name, *report);
       return;
   }
@@ -312,7 +329,8 @@ int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, st
     if (status == 503) log_(std::string("database unavailable: ") + e.what());
     try {
       if (status == 503) {
-        resp.Error(503, "the database is unavailable; try again later", {{"Retry-After", "60"}});
+        resp.Error(503, (e.reason().empty() ? "the database is unavailable" : e.reason()) + "; try again later",
+                   {{"Retry-After", "60"}});
       } else if (status == 500) {
         resp.Error(500, "internal error; see the server log");
       } else {

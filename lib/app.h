@@ -86,7 +86,10 @@ class App {
   // mod_fcgid).
   void SetLog(std::function<void(const std::string&)> log) { log_ = std::move(log); }
 
-  // The primary: every write, and every read but the document feeds' rows.
+  // The primary: every write, the state the program keeps (visits, part
+  // plans, item state) and check's queries; the feeds' rows, a set's
+  // parts and plan refreshes, and MSN's board are read where ReplicaSet
+  // sends them.
   Database& database() { return servers_.primary(); }
   // The primary and the replicas: each one's health and the primary's
   // failed writes (for the status page).

@@ -12,6 +12,7 @@
 #include "format_rules.h"
 #include "output.h"
 #include "renderer.h"
+#include "replica_set.h"
 #include "row_source.h"
 #include "xml_text.h"
 
@@ -45,7 +46,7 @@ struct Unpaged {
   std::vector<std::string> repeated, backwards;
   size_t repeats = 0, backs = 0;
   std::map<std::string, std::vector<std::string>> rules;  // rule -> first ids
-  std::map<std::string, size_t> counts;                  // rule -> rows
+  std::map<std::string, size_t> counts;                   // rule -> rows
 };
 
 Unpaged ReadUnpaged(Feed& f, Database& db, const Clock& clock, size_t max_rows) {
@@ -230,8 +231,8 @@ void CheckSample(Feed& f, Database& db, const Clock& clock, const CheckOptions& 
   role->rows = r.rows;
   role->newest = r.newest;
   if (role->set_section && r.rows == 0) return;  // a set does not serve an empty part
-  CheckDocument(out.data, CharsetName(f.tmpl().charset()), role->text_sitemap, Label(f.config()),
-                f.config().name, f.config().template_file, r.rows, report);
+  CheckDocument(out.data, CharsetName(f.tmpl().charset()), role->text_sitemap, Label(f.config()), f.config().name,
+                f.config().template_file, r.rows, report);
 }
 
 void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt, SampleRole* role,
@@ -266,8 +267,9 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
   }
   if (u.backs) {
     report->findings.push_back({true, f.config().query_file,
-                                Label(f.config()) + ": " + std::to_string(u.backs) + " rows come before the row before (" +
-                                    Fields(f) + " = " + Keys(u.backwards, u.backs) + ")",
+                                Label(f.config()) + ": " + std::to_string(u.backs) +
+                                    " rows come before the row before (" + Fields(f) + " = " +
+                                    Keys(u.backwards, u.backs) + ")",
                                 "ORDER BY the keyset fields (" + Fields(f) + "), in that order"});
   }
   if (u.repeats || u.backs) return;
@@ -319,6 +321,78 @@ Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::st
   return f;
 }
 
+std::string CheckedReplica::Line() const {
+  return "[database replica " + name + "]: " + (replicating ? "replicating" : "not replicating") +
+         (behind ? ", " + std::to_string(*behind) + " s behind the primary" : "");
+}
+
+void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait, CheckReport* report) {
+  static const SqlQuery current_user = ParseSqlQuery("SELECT CURRENT_USER()", "(check)");
+  for (const ReplicaConfig& r : replicas) {
+    const std::string where = "[database replica " + r.name + "]";
+    Database db(r.database);
+    ReplicationStatus st;
+    try {
+      st = ReadReplicationStatus(db);
+    } catch (const FeedError& e) {
+      if (e.kind() == ErrorKind::kUnavailable) {
+        report->findings.push_back({true, where, std::string("cannot be reached: ") + e.what(),
+                                    "start it, or fix its host, port or socket in " + where});
+        continue;
+      }
+      // SHOW SLAVE STATUS refused: the privilege is missing (SLAVE MONITOR,
+      // or its alias REPLICA MONITOR, or SUPER). The user as the server
+      // matched it, so that the GRANT is the one to run.
+      std::string user = "'" + r.database.user + "'@'...'";
+      try {
+        Rows u = db.Run(current_user, {});
+        if (u.Next()) {
+          const std::string cu(u.Get(0));
+          const size_t at = cu.rfind('@');
+          if (at != std::string::npos) user = "'" + cu.substr(0, at) + "'@'" + cu.substr(at + 1) + "'";
+        }
+      } catch (const FeedError&) {
+      }
+      report->findings.push_back(
+          {true, where,
+           "the feed user may not run SHOW SLAVE STATUS, which the health check needs (" + std::string(e.what()) + ")",
+           "run on the primary (it replicates to the replicas): GRANT SLAVE MONITOR ON *.* TO " + user});
+      continue;
+    }
+    CheckedReplica checked{r.name, st.replicating(), st.behind};
+    report->replicas.push_back(checked);
+    if (!st.replica) {
+      report->findings.push_back({true, where, "is not a replica (SHOW SLAVE STATUS is empty)",
+                                  "set it up: CHANGE MASTER TO MASTER_HOST = ..., MASTER_USE_GTID = slave_pos; START "
+                                  "SLAVE (see the README), or remove " +
+                                      where});
+      continue;
+    }
+    if (!st.replicating()) {
+      report->findings.push_back(
+          {true, where,
+           "does not replicate: Slave_IO_Running " + st.io + ", Slave_SQL_Running " + st.sql +
+               (st.io_error.empty() ? "" : "; " + st.io_error) + (st.sql_error.empty() ? "" : "; " + st.sql_error),
+           "fix what the error says and START SLAVE on it; meanwhile pages are read from the other servers"});
+    }
+    if (st.using_gtid.empty() || EqualsNoCase(st.using_gtid, "No")) {
+      report->findings.push_back({true, where,
+                                  "replicates without GTID (Using_Gtid " +
+                                      (st.using_gtid.empty() ? std::string("not shown") : st.using_gtid) +
+                                      "): the program's replication positions are GTIDs",
+                                  "STOP SLAVE; CHANGE MASTER TO MASTER_USE_GTID = slave_pos; START SLAVE"});
+    }
+    if (st.replicating() && st.behind && *st.behind > replica_wait) {
+      report->findings.push_back({false, where,
+                                  "is " + std::to_string(*st.behind) +
+                                      " s behind the primary: a later page waits at "
+                                      "most replica_wait = " +
+                                      std::to_string(replica_wait) + " s for it and is read from another server",
+                                  "look at its load and its replication"});
+    }
+  }
+}
+
 std::string Finding::Line() const {
   return where + ": " + (error ? "" : "warning: ") + what + (todo.empty() ? "" : "; " + todo);
 }
@@ -337,6 +411,13 @@ std::string CheckReport::Json() const {
     s += std::string(i ? ", " : "") + "{\"severity\": " + (f.error ? "\"error\"" : "\"warning\"") +
          ", \"where\": " + JsonString(f.where) + ", \"what\": " + JsonString(f.what) +
          ", \"todo\": " + JsonString(f.todo) + "}";
+  }
+  s += "], \"replicas\": [";
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    const CheckedReplica& r = replicas[i];
+    s += std::string(i ? ", " : "") + "{\"name\": " + JsonString(r.name) +
+         ", \"replicating\": " + (r.replicating ? "true" : "false") +
+         ", \"seconds_behind\": " + (r.behind ? std::to_string(*r.behind) : "null") + "}";
   }
   return s + "]}";
 }

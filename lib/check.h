@@ -13,11 +13,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "clock.h"
+#include "config.h"
 #include "database.h"
 #include "document_set.h"
 #include "error.h"
@@ -27,10 +30,10 @@
 namespace feed {
 
 struct Finding {
-  bool error = true;  // false: a warning (the feed works, but look)
-  std::string where;  // "FILE:LINE" or "FILE"
-  std::string what;   // what is wrong
-  std::string todo;   // what to do about it
+  bool error = true;         // false: a warning (the feed works, but look)
+  std::string where;         // "FILE:LINE" or "FILE"
+  std::string what;          // what is wrong
+  std::string todo;          // what to do about it
   std::string Line() const;  // "where: what; todo"
 };
 
@@ -50,8 +53,17 @@ struct CheckTargets {
   std::vector<MsnFeed*> msn;
 };
 
+// A replica check looked at, and how far behind the primary it was.
+struct CheckedReplica {
+  std::string name;               // its [database replica NAME]
+  bool replicating = false;       // both threads run
+  std::optional<int64_t> behind;  // Seconds_Behind_Master (none: unknown)
+  std::string Line() const;       // "[database replica NAME]: replicating, 0 s behind the primary"
+};
+
 struct CheckReport {
   std::vector<Finding> findings;
+  std::vector<CheckedReplica> replicas;
   size_t feeds = 0, rows = 0;
   size_t errors() const;
   std::string Json() const;
@@ -64,6 +76,17 @@ Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::st
 // Checks each of the targets against `db`. Never throws for what it finds;
 // a database that cannot be reached is a finding too.
 CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& clock, const CheckOptions& options);
+
+// Looks at each replica in config order, over a connection of its own,
+// as the feed user: a finding (in the replica's section) when it cannot
+// be reached; when the user may not run SHOW SLAVE STATUS (the GRANT to
+// run, for the user as the server knows it); when it is not set up as a
+// replica, does not replicate (Slave_IO_Running or Slave_SQL_Running not
+// Yes, with the server's last error) or replicates without GTID (Using_Gtid
+// No: the program's positions need it); a warning when it is more than
+// `replica_wait` seconds behind (a later page would not wait for it). Each
+// replica asked is listed in `report->replicas`. Never throws.
+void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait, CheckReport* report);
 
 // True when a connection in character set `connection` carries every
 // character a column in `column` can hold (names as the server gives them;

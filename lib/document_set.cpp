@@ -145,6 +145,7 @@ void DocumentSet::Bind(Database& db) {
   for (Feed* f : sections_) f->Bind(db);
   StateStore(db).CheckPlans();
   StateStore(db).CheckSeen();
+  plan_positions_ = StateStore(db).PlansHavePosition();
   bound_ = true;
 }
 
@@ -174,14 +175,16 @@ std::string DocumentSet::PlanIdentity(const Feed& f) const {
   return Hex64(SipHash24(0x706c616e, 0x6964656e74, s));
 }
 
-PartPlan DocumentSet::Plan(Database& db, const Clock& clock, size_t section, bool refresh) {
+PartPlan DocumentSet::Plan(ReplicaSet& servers, const Clock& clock, size_t section, bool refresh) {
   Feed& f = *sections_[section];
-  StateStore state(db);
+  // Plans are read and written on the primary: every node serves the same
+  // ranges.
+  StateStore state(servers.primary());
   const std::string identity = PlanIdentity(f);
   auto usable = [&](const std::optional<PartPlan>& p) {
     return p && p->identity == identity && (!refresh || clock.Now() - p->planned < config_.refresh_seconds);
   };
-  std::optional<PartPlan> stored = state.LoadPlan(f.config().name, f.keyset().fields().size());
+  std::optional<PartPlan> stored = state.LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
   if (usable(stored)) return *stored;
   // One process plans at a time; the others wait and take its plan.
   StateStore::PlanLock lock(state, f.config().name, 30);
@@ -189,17 +192,31 @@ PartPlan DocumentSet::Plan(Database& db, const Clock& clock, size_t section, boo
     if (stored && stored->identity == identity) return *stored;
     throw Unavailable("another process has been planning the parts of " + f.config().name + " for 30 s");
   }
-  stored = state.LoadPlan(f.config().name, f.keyset().fields().size());
+  stored = state.LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
   if (usable(stored)) return *stored;
   if (stored && stored->identity != identity) stored.reset();  // another mapping: start afresh
 
+  // The rows from a server that has what the stored plan was made from, so
+  // that a plan never goes back; where its position is unknown, any.
+  const ReplicaSet::Source source =
+      servers.ForRead(stored && !stored->at.empty() ? std::optional(stored->at) : std::nullopt);
   const int64_t now = clock.Now();
-  std::unique_ptr<ChunkReader> reader = f.Reader(db, f.RunParams("", FormatSqlDateTime(f.zone().FromUnix(now))));
-  KeysetRows rows(*reader, f.keyset(), f.keyset().First(""), std::nullopt, static_cast<size_t>(f.config().fetch_rows));
-  PartPlan plan = RefreshPlan(f.tmpl(), rows, f.lastmod_column(), PlanLimits{PartLimits(f), config_.part_fill}, stored);
+  PartPlan plan;
+  try {
+    Database& db = *source.db;
+    std::unique_ptr<ChunkReader> reader = f.Reader(db, f.RunParams("", FormatSqlDateTime(f.zone().FromUnix(now))));
+    KeysetRows rows(*reader, f.keyset(), f.keyset().First(""), std::nullopt,
+                    static_cast<size_t>(f.config().fetch_rows));
+    plan = RefreshPlan(f.tmpl(), rows, f.lastmod_column(), PlanLimits{PartLimits(f), config_.part_fill}, stored);
+    // Asked after the rows were read: they are no newer than it.
+    plan.at = servers.PositionOf(source);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
   plan.identity = identity;
   plan.planned = now;
-  state.SavePlan(f.config().name, plan);
+  state.SavePlan(f.config().name, plan, plan_positions_);
   return plan;
 }
 
@@ -219,14 +236,15 @@ RenderReport DocumentSet::RenderIndex(const std::vector<std::pair<std::string, s
   return r;
 }
 
-void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Clock& clock, Response& resp,
+void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, const Clock& clock, Response& resp,
                              FeedReport* report) {
   if (!index_) throw NotFound("a text set has no index; its parts are " + PartName(sections_[0]->config().name, 1));
+  Database& db = servers.primary();
   Bind(db);
   std::vector<std::pair<std::string, std::string>> parts;
   std::string newest;
   for (size_t s = 0; s < sections_.size(); ++s) {
-    PartPlan plan = Plan(db, clock, s, /*refresh=*/true);
+    PartPlan plan = Plan(servers, clock, s, /*refresh=*/true);
     for (const PartRange& p : plan.parts) {
       if (p.rows == 0) continue;  // a sitemap lists at least one URL; an empty part is not listed
       parts.emplace_back(PartName(sections_[s]->config().name, p.number), p.lastmod);
@@ -269,18 +287,70 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, Database& db, const Cl
   report->complete = true;
 }
 
-void DocumentSet::ServePart(const Request& req, const std::string& section, int n, bool gz, Database& db,
+void DocumentSet::ServePart(const Request& req, const std::string& section, int n, bool gz, ReplicaSet& servers,
                             const Clock& clock, Response& resp, FeedReport* report) {
   const size_t s = SectionIndex(section);
   Feed& f = *sections_[s];
-  Bind(db);
-  PartPlan plan = Plan(db, clock, s, /*refresh=*/false);
+  PartPlan plan;
+  std::optional<ReplicaSet::Source> from_replica;
+  try {
+    Bind(servers.primary());
+    plan = Plan(servers, clock, s, /*refresh=*/false);
+  } catch (const FeedError& e) {
+    if (e.kind() != ErrorKind::kUnavailable || !servers.has_replicas()) throw;
+    from_replica = PlanFromReplica(servers, s, &plan);
+  }
   const PartRange* part = plan.Find(n);
-  if (!part && clock.Now() - plan.planned >= config_.refresh_seconds) {
-    plan = Plan(db, clock, s, /*refresh=*/true);  // a newer index may list it
+  if (!part && !from_replica && clock.Now() - plan.planned >= config_.refresh_seconds) {
+    plan = Plan(servers, clock, s, /*refresh=*/true);  // a newer index may list it
     part = plan.Find(n);
   }
+  if (!part && from_replica) {
+    throw Unavailable("the primary is down and replica " + *from_replica->name + "'s plan of " + f.config().name +
+                      " has no part " + std::to_string(n));
+  }
   if (!part) throw NotFound("no part " + std::to_string(n) + " of " + f.config().name + "; see the index");
+  // From a server that has reached what the plan was made from (an index
+  // made from one replica, its parts read from another): a part never
+  // shows a state older than its plan's. None can: 503. A plan read from a
+  // replica is served by that replica.
+  const ReplicaSet::Source source = from_replica ? *from_replica : servers.ForRead(plan.at);
+  report->read_from = *source.name;
+  try {
+    ServePart(req, f, plan, *part, gz, servers, source, clock, resp, report);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
+}
+
+ReplicaSet::Source DocumentSet::PlanFromReplica(ReplicaSet& servers, size_t section, PartPlan* plan) {
+  Feed& f = *sections_[section];
+  // With the primary down, ForRead gives a replica that still applies
+  // what it received (else it throws kUnavailable).
+  const ReplicaSet::Source source = servers.ForRead(std::nullopt);
+  if (source.replica < 0) throw Unavailable("the primary cannot give the plan of " + f.config().name);
+  std::optional<PartPlan> stored;
+  try {
+    Bind(*source.db);
+    stored = StateStore(*source.db).LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
+  if (!stored || stored->identity != PlanIdentity(f)) {
+    throw Unavailable("the primary is down and replica " + *source.name + " has no current plan of " + f.config().name);
+  }
+  *plan = std::move(*stored);
+  return source;
+}
+
+void DocumentSet::ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& range, bool gz,
+                            ReplicaSet& servers, const ReplicaSet::Source& source, const Clock& clock, Response& resp,
+                            FeedReport* report) {
+  const PartRange* part = &range;
+  const int n = range.number;
+  Database& db = *source.db;
 
   const std::string now = FormatSqlDateTime(f.zone().FromUnix(clock.Now()));
   SqlParams params = f.RunParams("", now);
@@ -288,8 +358,9 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
   f.keyset().BindUntil(part->until ? *part->until : f.keyset().Last(), &params);
   params["limit"] = static_cast<int64_t>(f.config().max_items);
   const bool gzip = gz || AcceptsGzip(req.accept_encoding);
-  const Validators v =
-      f.State(db, params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""), gzip, clock.Now()).validators;
+  const Validators v = f.State(db, servers.primary(), params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""),
+                               gzip, clock.Now())
+                           .validators;
   if (v.Match(req)) {
     resp.NotModified(v);
     report->complete = true;
@@ -320,7 +391,14 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
     // the next plan (made with the next index), which splits the part.
     report->Skip("part " + std::to_string(n) + " of " + f.config().name +
                  " reached its limit; the rows after it come in a new part when the index is made again");
-    StateStore(db).SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts});
+    try {
+      StateStore(servers.primary())
+          .SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts, plan.at}, plan_positions_);
+    } catch (const FeedError& e) {
+      // The primary is away: the part is served; the split waits for the
+      // next refresh.
+      if (e.kind() != ErrorKind::kUnavailable || source.replica < 0) throw;
+    }
   }
   if (z) z->Finish();
   if (!resp.started()) resp.Start(head, gzip && !gz);
@@ -328,9 +406,22 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
   report->complete = true;
 }
 
+WriteReport DocumentSet::Write(ReplicaSet& servers, const Clock& clock, const std::string& dir,
+                               const std::function<void(size_t rows)>& progress) {
+  Bind(servers.primary());
+  // One read of each section, all from one server: any healthy one (the
+  // files are a snapshot; nothing later has to match them).
+  const ReplicaSet::Source source = servers.ForRead(std::nullopt);
+  try {
+    return Write(*source.db, clock, dir, progress);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
+}
+
 WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::string& dir,
                                const std::function<void(size_t rows)>& progress) {
-  Bind(db);
   WriteReport out;
   NewFolder folder(dir);
   std::vector<std::pair<std::string, std::string>> parts;

@@ -22,17 +22,24 @@ enum class ErrorKind {
 
 class FeedError : public std::runtime_error {
  public:
-  FeedError(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  // `reason`: what the client is told, one line, when the message is for
+  // the log only (a 503's default says no more than "unavailable").
+  FeedError(ErrorKind kind, const std::string& message, std::string reason = "")
+      : std::runtime_error(message), kind_(kind), reason_(std::move(reason)) {}
   ErrorKind kind() const { return kind_; }
+  const std::string& reason() const { return reason_; }
 
  private:
   ErrorKind kind_;
+  std::string reason_;
 };
 
 // Shorthands, so that call sites read as what went wrong.
 inline FeedError BadRequest(const std::string& m) { return {ErrorKind::kBadRequest, m}; }
 inline FeedError NotFound(const std::string& m) { return {ErrorKind::kNotFound, m}; }
-inline FeedError Unavailable(const std::string& m) { return {ErrorKind::kUnavailable, m}; }
+inline FeedError Unavailable(const std::string& m, const std::string& reason = "") {
+  return {ErrorKind::kUnavailable, m, reason};
+}
 inline FeedError ConfigError(const std::string& m) { return {ErrorKind::kConfig, m}; }
 inline FeedError InternalError(const std::string& m) { return {ErrorKind::kInternal, m}; }
 

@@ -92,4 +92,12 @@ std::string GtidPosition::TokenForm() const {
   return s;
 }
 
+std::string StampPosition(int64_t moment, const GtidPosition& p) { return std::to_string(moment) + ' ' + p.ToString(); }
+
+GtidPosition StampedPosition(std::string_view stamped, int64_t moment) {
+  const std::string prefix = std::to_string(moment) + ' ';
+  if (stamped.substr(0, prefix.size()) != prefix) return {};
+  return GtidPosition::Parse(stamped.substr(prefix.size())).value_or(GtidPosition{});
+}
+
 }  // namespace feed

@@ -53,4 +53,14 @@ class GtidPosition {
   std::vector<Gtid> gtids_;  // domains ascending, each once
 };
 
+// A position kept in a row beside the moment it belongs to (a part plan's
+// `planned`, an MSN sync's `synced`), as "MOMENT POSITION" in the server's
+// form: an older version that rewrites the row without the position leaves
+// one of another moment behind, which then reads as unknown.
+std::string StampPosition(int64_t moment, const GtidPosition& p);
+// The position `stamped` holds when it was stamped for `moment`; else
+// (another moment, '', malformed) the empty position, which only the
+// primary serves (ReplicaSet::ForRead).
+GtidPosition StampedPosition(std::string_view stamped, int64_t moment);
+
 }  // namespace feed

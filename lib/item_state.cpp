@@ -31,11 +31,19 @@ struct Queries {
   SqlQuery drop_old = State(
       "DELETE FROM feed_item_state WHERE feed = :feed AND gone = 1 AND modified < :before ORDER BY modified LIMIT "
       "1000");
+  // Without `position`: a table of before replicas (sql/state.sql adds it).
   SqlQuery load_synced = State("SELECT synced FROM feed_item_sync WHERE feed = :feed");
   // GREATEST: a slower sync that began earlier never moves the moment back.
   SqlQuery save_synced = State(
       "INSERT INTO feed_item_sync (feed, synced) VALUES (:feed, :synced) "
       "ON DUPLICATE KEY UPDATE synced = GREATEST(synced, VALUES(synced))");
+  SqlQuery load_synced_at = State("SELECT synced, position FROM feed_item_sync WHERE feed = :feed");
+  // The position goes with the moment it was stamped for: assigned first,
+  // it compares with the moment the record held.
+  SqlQuery save_synced_at = State(
+      "INSERT INTO feed_item_sync (feed, synced, position) VALUES (:feed, :synced, :position) "
+      "ON DUPLICATE KEY UPDATE position = IF(VALUES(synced) >= synced, VALUES(position), position), "
+      "synced = GREATEST(synced, VALUES(synced))");
   SqlQuery newest = State("SELECT MAX(modified) FROM feed_item_state WHERE feed = :feed");
   std::array<SqlQuery, kSizes> put, drop, mark;
 
@@ -213,13 +221,33 @@ int64_t ItemStateStore::DropTakeDownsBefore(UnixTime before) {
   }
 }
 
-std::optional<UnixTime> ItemStateStore::Synced() {
-  Rows r = db_.Run(Q().load_synced, {{"feed", feed_}});
-  if (!r.Next()) return std::nullopt;
-  return Int(r, 0);
+bool ItemStateStore::SyncsHavePosition() {
+  try {
+    db_.Describe(Q().load_synced_at);
+    return true;
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) throw;
+    return false;
+  }
 }
 
-void ItemStateStore::SetSynced(UnixTime at) { db_.Update(Q().save_synced, {{"feed", feed_}, {"synced", at}}); }
+std::optional<SyncMark> ItemStateStore::Synced(bool with_position) {
+  Rows r = db_.Run(with_position ? Q().load_synced_at : Q().load_synced, {{"feed", feed_}});
+  if (!r.Next()) return std::nullopt;
+  SyncMark m;
+  m.at = Int(r, 0);
+  if (with_position) m.position = StampedPosition(r.Get(1), m.at);
+  return m;
+}
+
+void ItemStateStore::SetSynced(const SyncMark& mark, bool with_position) {
+  if (!with_position) {
+    db_.Update(Q().save_synced, {{"feed", feed_}, {"synced", mark.at}});
+    return;
+  }
+  db_.Update(Q().save_synced_at,
+             {{"feed", feed_}, {"synced", mark.at}, {"position", StampPosition(mark.at, mark.position)}});
+}
 
 std::optional<UnixTime> ItemStateStore::Newest() {
   Rows r = db_.Run(Q().newest, {{"feed", feed_}});

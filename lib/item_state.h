@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "database.h"
+#include "gtid_position.h"
 #include "item_lifecycle.h"
 #include "state.h"
 
@@ -24,6 +25,14 @@ namespace feed {
 struct ListedItem {
   ItemState state;
   std::string title, link;
+};
+
+// When a feed's item state was last brought up to date: the moment the
+// board was read, and the replication position it was read at (empty:
+// unknown, or read without replicas; only the primary is surely as new).
+struct SyncMark {
+  UnixTime at = 0;
+  GtidPosition position;
 };
 
 class ItemStateStore {
@@ -85,10 +94,16 @@ class ItemStateStore {
   // window); returns how many.
   int64_t DropTakeDownsBefore(UnixTime before);
 
-  // When the state was last brought up to date (the moment the board was
-  // read), or nullopt.
-  std::optional<UnixTime> Synced();
-  void SetSynced(UnixTime at);
+  // Whether feed_item_sync has its `position` column (sql/state.sql adds it
+  // to a table of an older version). REQUIRES: Check passed.
+  bool SyncsHavePosition();
+  // When the state was last brought up to date, or nullopt. The position
+  // is read only `with_position`, and only when it was stored with this
+  // moment (StampedPosition).
+  std::optional<SyncMark> Synced(bool with_position = true);
+  // Moves the moment forward (never back), with its position when
+  // `with_position`.
+  void SetSynced(const SyncMark& mark, bool with_position = true);
 
   // The newest change among the records (a take-down included), or nullopt.
   std::optional<UnixTime> Newest();

@@ -142,12 +142,20 @@ void MsnFeed::Bind(Database& db) {
   }
   ItemStateStore(state_db_, feed_.config().name).Check();
   StateStore(state_db_).CheckSeen();
+  sync_positions_ = ItemStateStore(state_db_, feed_.config().name).SyncsHavePosition();
   bound_ = true;
 }
 
-SyncReport MsnFeed::SyncLocked(Database& db, ItemStateStore& store, UnixTime now,
-                               const std::function<void(size_t)>& after_batch) {
+ReplicaSet::Source MsnFeed::BoardSource(ReplicaSet& servers, const std::optional<SyncMark>& last) {
+  // Never older than what the last sync read (an empty position: only the
+  // primary is surely as new); before any sync, any server.
+  return servers.ForRead(last ? std::optional(last->position) : std::nullopt);
+}
+
+SyncReport MsnFeed::SyncLocked(ReplicaSet& servers, const ReplicaSet::Source& source, ItemStateStore& store,
+                               UnixTime now, const std::function<void(size_t)>& after_batch) {
   const FeedConfig& c = feed_.config();
+  Database& db = *source.db;
   SyncReport report;
   report.ran = true;
   report.at = now;
@@ -162,25 +170,31 @@ SyncReport MsnFeed::SyncLocked(Database& db, ItemStateStore& store, UnixTime now
   ItemStateStore::Writer writer(store, after_batch);
   report.counts = MergeItems(board, state, writer, now);
   report.retired = store.DropTakeDownsBefore(now - c.retention_days * kDay + 1);
-  store.SetSynced(now);
+  // Asked after the board was read: its rows are no newer than this, and
+  // the next sync reads from a server that has reached it.
+  store.SetSynced(SyncMark{now, servers.PositionOf(source)}, sync_positions_);
   return report;
 }
 
-SyncReport MsnFeed::Sync(Database& db, const Clock& clock, bool only_if_stale,
+SyncReport MsnFeed::Sync(ReplicaSet& servers, const Clock& clock, bool only_if_stale,
                          const std::function<void(size_t)>& after_batch) {
-  Bind(db);
+  Bind(servers.primary());
   ItemStateStore store(state_db_, feed_.config().name);
   Lock lock(store, db_config_.read_timeout);
   const UnixTime now = clock.Now();
-  if (only_if_stale) {
-    auto synced = store.Synced();
-    if (synced && *synced >= now - feed_.config().settle_seconds) {
-      SyncReport fresh;
-      fresh.at = *synced;
-      return fresh;
-    }
+  const std::optional<SyncMark> last = store.Synced(sync_positions_);
+  if (only_if_stale && last && last->at >= now - feed_.config().settle_seconds) {
+    SyncReport fresh;
+    fresh.at = last->at;
+    return fresh;
   }
-  return SyncLocked(db, store, now, after_batch);
+  const ReplicaSet::Source source = BoardSource(servers, last);
+  try {
+    return SyncLocked(servers, source, store, now, after_batch);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) servers.ReadFailed(source);
+    throw;
+  }
 }
 
 RenderReport MsnFeed::RenderListing(std::vector<std::vector<std::optional<std::string>>> served, UnixTime now,
@@ -224,11 +238,22 @@ RenderReport MsnFeed::RenderSample(Database& db, const Clock& clock, size_t item
   return RenderListing(std::move(served), now, now, out);
 }
 
-void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report) {
-  const FeedConfig& c = feed_.config();
+void MsnFeed::Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp, FeedReport* report) {
   // The feed takes no parameters; a malformed query string is still a 400.
   QueryParams::Parse(req.query_string);
-  Bind(db);
+  Bind(servers.primary());
+  std::optional<ReplicaSet::Source> source;
+  try {
+    Serve(req, servers, &source, clock, resp, report);
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable && source) servers.ReadFailed(*source);
+    throw;
+  }
+}
+
+void MsnFeed::Serve(const Request& req, ReplicaSet& servers, std::optional<ReplicaSet::Source>* source,
+                    const Clock& clock, Response& resp, FeedReport* report) {
+  const FeedConfig& c = feed_.config();
   ItemStateStore store(state_db_, c.name);
 
   // Rows as the template sees them (RenderListing).
@@ -241,11 +266,16 @@ void MsnFeed::Serve(const Request& req, Database& db, const Clock& clock, Respon
   const UnixTime now = clock.Now();
   {
     Lock lock(store, db_config_.read_timeout);
-    auto synced = store.Synced();
-    if (!synced || *synced < now - c.settle_seconds) {
-      SyncReport r = SyncLocked(db, store, now, batch_hook_);
+    const std::optional<SyncMark> last = store.Synced(sync_positions_);
+    // The board (the sync's, then the listed items read back) from one
+    // server, at least as new as the last sync's.
+    *source = BoardSource(servers, last);
+    report->read_from = *(*source)->name;
+    if (!last || last->at < now - c.settle_seconds) {
+      SyncReport r = SyncLocked(servers, **source, store, now, batch_hook_);
       for (std::string& s : r.left_out_items) report->Skip(std::move(s));
     }
+    Database& db = *(*source)->db;
     // Within a window: less than its length ago.
     std::vector<ListedItem> listing = store.Listing(now - c.window_days * kDay + 1, now - c.retention_days * kDay + 1,
                                                     static_cast<size_t>(c.max_items));

@@ -40,6 +40,7 @@
 #include "document.h"
 #include "feed.h"
 #include "item_state.h"
+#include "replica_set.h"
 
 namespace feed {
 
@@ -70,12 +71,17 @@ class MsnFeed {
 
   // Brings the item state up to date with the board as of clock.Now():
   // always when `only_if_stale` is false (the sync command), else only when
-  // the last sync read the board more than settle_seconds ago.
+  // the last sync read the board more than settle_seconds ago. The item
+  // state is read and written on the primary; the board is read from a
+  // server that has reached the position the last sync read it at
+  // (ReplicaSet::ForRead; before any sync, any server), and this sync's
+  // position is recorded with its moment: a sync never reads a state older
+  // than the previous one's, which would undo an edit and record it again.
   // `after_batch(items written)` runs after each batch of writes. Throws
   // kUnavailable when the database fails (what was written stays
   // consistent; the next sync finishes the job) or another process holds
   // the feed's lock too long.
-  SyncReport Sync(Database& db, const Clock& clock, bool only_if_stale,
+  SyncReport Sync(ReplicaSet& servers, const Clock& clock, bool only_if_stale,
                   const std::function<void(size_t)>& after_batch = nullptr);
 
   // Renders into `out` the document a fetch would give if the first
@@ -84,8 +90,9 @@ class MsnFeed {
   // item state: check's sample of the format. Throws as Bind and the
   // query do.
   RenderReport RenderSample(Database& db, const Clock& clock, size_t items, Sink& out);
-  // Serves one GET or HEAD request, as DocumentFeed::Serve does.
-  void Serve(const Request& req, Database& db, const Clock& clock, Response& resp, FeedReport* report);
+  // Serves one GET or HEAD request, as DocumentFeed::Serve does; its
+  // sync and the listed items' read-back read the board as Sync does.
+  void Serve(const Request& req, ReplicaSet& servers, const Clock& clock, Response& resp, FeedReport* report);
 
   Feed& feed() { return feed_; }
   // Runs after each batch of a sync a request makes (tests stop the
@@ -94,8 +101,11 @@ class MsnFeed {
 
  private:
   class Lock;
-  SyncReport SyncLocked(Database& db, ItemStateStore& store, UnixTime now,
+  ReplicaSet::Source BoardSource(ReplicaSet& servers, const std::optional<SyncMark>& last);
+  SyncReport SyncLocked(ReplicaSet& servers, const ReplicaSet::Source& source, ItemStateStore& store, UnixTime now,
                         const std::function<void(size_t)>& after_batch);
+  void Serve(const Request& req, ReplicaSet& servers, std::optional<ReplicaSet::Source>* source, const Clock& clock,
+             Response& resp, FeedReport* report);
   // The document of `served` rows (the query's columns, the engine's
   // fields, a rank that keeps their order), as of `now`, the newest change
   // `newest` (0: none).
@@ -110,6 +120,7 @@ class MsnFeed {
   // Result columns, after Bind.
   size_t id_column_ = 0, title_column_ = 0, link_column_ = 0, ends_column_ = 0;
   bool bound_ = false;
+  bool sync_positions_ = true;  // feed_item_sync has its position column
 };
 
 }  // namespace feed

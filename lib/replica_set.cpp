@@ -1,5 +1,7 @@
 #include "replica_set.h"
 
+#include <cstdlib>
+
 #include "error.h"
 
 namespace feed {
@@ -31,6 +33,24 @@ GtidPosition ReadPosition(Database& db, const SqlQuery& q) {
 }
 
 }  // namespace
+
+ReplicationStatus ReadReplicationStatus(Database& db) {
+  const std::vector<Column> cols = db.Describe(Q().slave_status);
+  Rows r = db.Run(Q().slave_status, {});
+  ReplicationStatus st;
+  if (!r.Next()) return st;
+  st.replica = true;
+  for (size_t i = 0; i < cols.size() && i < r.size(); ++i) {
+    const std::string& name = cols[i].name;
+    if (name == "Slave_IO_Running") st.io = r.Get(i);
+    if (name == "Slave_SQL_Running") st.sql = r.Get(i);
+    if (name == "Last_IO_Error") st.io_error = r.Get(i);
+    if (name == "Last_SQL_Error") st.sql_error = r.Get(i);
+    if (name == "Using_Gtid") st.using_gtid = r.Get(i);
+    if (name == "Seconds_Behind_Master" && !r.IsNull(i)) st.behind = std::atoll(std::string(r.Get(i)).c_str());
+  }
+  return st;
+}
 
 const char* ServerHealthName(ServerHealth h) {
   switch (h) {
@@ -70,25 +90,16 @@ void ReplicaSet::Refresh(Server& s, bool replica) {
       SetHealth(s, ServerHealth::kHealthy, "");
       return;
     }
-    const std::vector<Column> cols = s.control.Describe(Q().slave_status);
-    Rows r = s.control.Run(Q().slave_status, {});
-    if (!r.Next()) {
+    const ReplicationStatus st = ReadReplicationStatus(s.control);
+    if (!st.replica) {
       SetHealth(s, ServerHealth::kDetached, "not a replica (SHOW SLAVE STATUS is empty)");
-      return;
-    }
-    std::string io, sql, io_error, sql_error;
-    for (size_t i = 0; i < cols.size() && i < r.size(); ++i) {
-      if (cols[i].name == "Slave_IO_Running") io = r.Get(i);
-      if (cols[i].name == "Slave_SQL_Running") sql = r.Get(i);
-      if (cols[i].name == "Last_IO_Error") io_error = r.Get(i);
-      if (cols[i].name == "Last_SQL_Error") sql_error = r.Get(i);
-    }
-    if (io == "Yes" && sql == "Yes") {
+    } else if (st.replicating()) {
       SetHealth(s, ServerHealth::kHealthy, "");
     } else {
       SetHealth(s, ServerHealth::kDetached,
-                "Slave_IO_Running " + io + ", Slave_SQL_Running " + sql + (io_error.empty() ? "" : "; " + io_error) +
-                    (sql_error.empty() ? "" : "; " + sql_error));
+                "Slave_IO_Running " + st.io + ", Slave_SQL_Running " + st.sql +
+                    (st.io_error.empty() ? "" : "; " + st.io_error) +
+                    (st.sql_error.empty() ? "" : "; " + st.sql_error));
     }
   } catch (const FeedError& e) {
     // kUnavailable: it does not answer. Anything else (SHOW SLAVE STATUS
@@ -143,10 +154,13 @@ ReplicaSet::Source ReplicaSet::ForRead(const std::optional<GtidPosition>& at) {
       return SourceOf(r, static_cast<int>(i));
     }
   }
-  throw Unavailable(at ? "no database server has reached the replication position " + at->ToString() +
-                             " of this run (replicas waited " + std::to_string(wait_seconds_) +
-                             " s; the primary: " + primary_.status.error + ")"
-                       : "neither the primary (" + primary_.status.error + ") nor a replica can be read");
+  if (at) {
+    throw Unavailable("no database server has reached the replication position " + at->ToString() +
+                          " of this run (replicas waited " + std::to_string(wait_seconds_) +
+                          " s; the primary: " + primary_.status.error + ")",
+                      "no database server has caught up yet with the state this page continues from");
+  }
+  throw Unavailable("neither the primary (" + primary_.status.error + ") nor a replica can be read");
 }
 
 GtidPosition ReplicaSet::PositionOf(const Source& source) {

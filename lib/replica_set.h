@@ -47,6 +47,21 @@ enum class ServerHealth {
 };
 const char* ServerHealthName(ServerHealth h);
 
+// What SHOW SLAVE STATUS says of a server, the fields the program reads.
+struct ReplicationStatus {
+  bool replica = false;             // it gave a row: the server is set up as a replica
+  std::string io, sql;              // Slave_IO_Running, Slave_SQL_Running: "Yes", "No", "Connecting"
+  std::string io_error, sql_error;  // Last_IO_Error, Last_SQL_Error ("" none)
+  std::optional<int64_t> behind;    // Seconds_Behind_Master (none: NULL, not replicating)
+  std::string using_gtid;           // Using_Gtid: "No", "Slave_Pos", "Current_Pos"
+  bool replicating() const { return io == "Yes" && sql == "Yes"; }
+};
+
+// Asks `db` SHOW SLAVE STATUS (the feed user needs SLAVE MONITOR, or
+// SUPER, on MariaDB 10.5.9 and later). Throws kUnavailable when the server
+// does not answer, another FeedError when it refuses.
+ReplicationStatus ReadReplicationStatus(Database& db);
+
 // What the status page shows of one server.
 struct ServerStatus {
   std::string name;  // "primary" or the replica's NAME

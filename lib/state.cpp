@@ -24,10 +24,17 @@ struct Queries {
       "last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)");
   SqlQuery list_visits = State(
       "SELECT robot, feed, last_visit, previous_visit, recorded FROM feed_robot_visit ORDER BY robot, feed LIMIT 1000");
+  // Without `position`: a table of before replicas (sql/state.sql adds it).
   SqlQuery load_plan = State("SELECT identity, planned, parts FROM feed_part_plan WHERE feed = :feed");
   SqlQuery save_plan = State(
       "INSERT INTO feed_part_plan (feed, identity, planned, parts) VALUES (:feed, :identity, :planned, :parts) "
       "ON DUPLICATE KEY UPDATE identity = VALUES(identity), planned = VALUES(planned), parts = VALUES(parts)");
+  SqlQuery load_plan_at = State("SELECT identity, planned, parts, position FROM feed_part_plan WHERE feed = :feed");
+  SqlQuery save_plan_at = State(
+      "INSERT INTO feed_part_plan (feed, identity, planned, parts, position) "
+      "VALUES (:feed, :identity, :planned, :parts, :position) "
+      "ON DUPLICATE KEY UPDATE identity = VALUES(identity), planned = VALUES(planned), parts = VALUES(parts), "
+      "position = VALUES(position)");
   SqlQuery load_seen = State("SELECT state, first_seen FROM feed_state_seen WHERE feed = :feed AND scope = :scope");
   // first_seen is assigned first, so that it compares with the state the
   // record held: two processes that see one new state keep the earlier
@@ -67,6 +74,16 @@ const PartRange* PartPlan::Find(int number) const {
 void StateStore::CheckVisits() { CheckTable(db_, Q().load_visit, "feed_robot_visit"); }
 void StateStore::CheckPlans() { CheckTable(db_, Q().load_plan, "feed_part_plan"); }
 void StateStore::CheckSeen() { CheckTable(db_, Q().load_seen, "feed_state_seen"); }
+
+bool StateStore::PlansHavePosition() {
+  try {
+    db_.Describe(Q().load_plan_at);
+    return true;
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) throw;
+    return false;
+  }
+}
 
 Visits StateStore::LoadVisits(const std::string& robot, const std::string& feed) {
   Rows visit = db_.Run(Q().load_visit, {{"robot", robot}, {"feed", feed}});
@@ -160,8 +177,8 @@ std::optional<std::vector<PartRange>> StateStore::ParseParts(const std::string& 
   return parts;
 }
 
-std::optional<PartPlan> StateStore::LoadPlan(const std::string& feed, size_t keyset_size) {
-  Rows r = db_.Run(Q().load_plan, {{"feed", feed}});
+std::optional<PartPlan> StateStore::LoadPlan(const std::string& feed, size_t keyset_size, bool with_position) {
+  Rows r = db_.Run(with_position ? Q().load_plan_at : Q().load_plan, {{"feed", feed}});
   if (!r.Next()) return std::nullopt;
   PartPlan plan;
   plan.identity = std::string(r.Get(0));
@@ -169,13 +186,19 @@ std::optional<PartPlan> StateStore::LoadPlan(const std::string& feed, size_t key
   auto parts = ParseParts(std::string(r.Get(2)), keyset_size);
   if (!parts || parts->empty()) return std::nullopt;
   plan.parts = std::move(*parts);
+  if (with_position) plan.at = StampedPosition(r.Get(3), plan.planned);
   return plan;
 }
 
-void StateStore::SavePlan(const std::string& feed, const PartPlan& plan) {
-  db_.Update(
-      Q().save_plan,
-      {{"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}});
+void StateStore::SavePlan(const std::string& feed, const PartPlan& plan, bool with_position) {
+  SqlParams p{
+      {"feed", feed}, {"identity", plan.identity}, {"planned", plan.planned}, {"parts", FormatParts(plan.parts)}};
+  if (!with_position) {
+    db_.Update(Q().save_plan, p);
+    return;
+  }
+  p["position"] = StampPosition(plan.planned, plan.at);
+  db_.Update(Q().save_plan_at, p);
 }
 
 NamedLock::NamedLock(Database& db, std::string name, int seconds) : db_(db), name_(std::move(name)) {

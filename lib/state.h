@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "database.h"
+#include "gtid_position.h"
 #include "keyset.h"
 
 namespace feed {
@@ -38,12 +39,12 @@ class NamedLock {
 // One part of a live set: the keyset range it serves, and what it held
 // when the plan was last refreshed.
 struct PartRange {
-  int number = 0;                // in the part's name: sitemap-ads-NUMBER.xml
-  Position after;                // the range starts after this position...
-  std::optional<Position> until; // ...and ends at this one; none: the open last part
+  int number = 0;                 // in the part's name: sitemap-ads-NUMBER.xml
+  Position after;                 // the range starts after this position...
+  std::optional<Position> until;  // ...and ends at this one; none: the open last part
   int64_t rows = 0;
   int64_t bytes = 0;
-  std::string lastmod;           // newest change among its rows ("" none)
+  std::string lastmod;  // newest change among its rows ("" none)
   friend bool operator==(const PartRange&, const PartRange&) = default;
 };
 
@@ -65,6 +66,10 @@ struct PartPlan {
   std::string identity;  // the mapping and limits the plan was made for
   int64_t planned = 0;   // UnixTime it was last refreshed
   std::vector<PartRange> parts;
+  // The replication position its rows were read at: a part is read from a
+  // server that has reached it. Empty: unknown (made before replicas, or
+  // stored where it has no column), which only the primary serves.
+  GtidPosition at;
   const PartRange* Find(int number) const;
 };
 
@@ -77,6 +82,9 @@ class StateStore {
   void CheckVisits();
   void CheckPlans();
   void CheckSeen();
+  // Whether feed_part_plan has its `position` column (sql/state.sql adds it
+  // to a table of an older version). REQUIRES: CheckPlans passed.
+  bool PlansHavePosition();
 
   // The robot's recorded visits of `feed` (none: both nullopt).
   Visits LoadVisits(const std::string& robot, const std::string& feed);
@@ -84,8 +92,7 @@ class StateStore {
   std::vector<RobotVisit> ListVisits();
   // Moves the record forward to `visit` (never back), the last one becoming
   // the previous one; stamped `now`.
-  void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,
-                   const std::string& now);
+  void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit, const std::string& now);
 
   // When `feed`'s rows `scope` (a key of at most 16 characters: which rows
   // the state covers) were first seen in the state `state` (a key of at
@@ -103,10 +110,12 @@ class StateStore {
   int64_t StateSeen(const std::string& feed, const std::string& scope, const std::string& state, int64_t now);
 
   // The stored plan of `feed`'s parts (positions of `keyset_size` values),
-  // or nullopt when there is none or it cannot be read back.
-  std::optional<PartPlan> LoadPlan(const std::string& feed, size_t keyset_size);
-  // Replaces the plan in one statement.
-  void SavePlan(const std::string& feed, const PartPlan& plan);
+  // or nullopt when there is none or it cannot be read back. Its `at` is
+  // read only `with_position` (the table has the column), and only when it
+  // was stored with this plan's `planned` (StampedPosition).
+  std::optional<PartPlan> LoadPlan(const std::string& feed, size_t keyset_size, bool with_position = true);
+  // Replaces the plan in one statement (its `at` too, `with_position`).
+  void SavePlan(const std::string& feed, const PartPlan& plan, bool with_position = true);
 
   // Serialises planning of one feed across processes (NamedLock).
   class PlanLock : public NamedLock {

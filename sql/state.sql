@@ -30,14 +30,22 @@ ALTER TABLE feed_robot_visit ADD COLUMN IF NOT EXISTS previous_visit DATETIME NU
 -- or hours later. Ranges, once made, never move; only the open last part
 -- is closed when it fills and a new one opens after it. `parts` holds one
 -- line per part (see lib/state.cpp); `planned` is when it was last
--- refreshed (Unix seconds).
+-- refreshed (Unix seconds). With replicas, `position` is "PLANNED GTID":
+-- the replication position the plan's rows were read at, for the plan of
+-- that `planned` moment; a part is read only from a server that has
+-- reached it. A position of another moment (a plan an older version wrote
+-- over) or none ('') sends the parts to the primary until the next refresh.
 CREATE TABLE IF NOT EXISTS feed_part_plan (
   feed      VARCHAR(64) NOT NULL,     -- the section's [feed NAME]
   identity  CHAR(16) NOT NULL,        -- the mapping and limits it was made for
   planned   BIGINT NOT NULL,
   parts     MEDIUMTEXT NOT NULL,
+  position  VARCHAR(1024) NOT NULL DEFAULT '',
   PRIMARY KEY (feed)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+-- (a table made by an earlier version gains the column; until it has it,
+-- the program works as before and reads every part from the primary)
+ALTER TABLE feed_part_plan ADD COLUMN IF NOT EXISTS position VARCHAR(1024) NOT NULL DEFAULT '' AFTER parts;
 
 -- When each feed's current state was first seen, for Last-Modified. A
 -- state query's newest change (MAX(updated)) does not move when a row is
@@ -81,11 +89,20 @@ CREATE TABLE IF NOT EXISTS feed_item_state (
 -- When each MSN feed's item state was last brought up to date: the moment
 -- the board was read (Unix seconds). A fetch syncs first when this is older
 -- than the feed's settle_seconds; `feed.fcgi sync PATH` does it from cron.
+-- With replicas, `position` is "SYNCED GTID": the replication position that
+-- sync read the board at; the next sync reads from a server that has
+-- reached it (an older state would undo edits and record them again). A
+-- position of another moment or none ('') sends the next sync to the
+-- primary.
 CREATE TABLE IF NOT EXISTS feed_item_sync (
-  feed    VARCHAR(64) NOT NULL,
-  synced  BIGINT NOT NULL,
+  feed      VARCHAR(64) NOT NULL,
+  synced    BIGINT NOT NULL,
+  position  VARCHAR(1024) NOT NULL DEFAULT '',
   PRIMARY KEY (feed)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+-- (a table made by an earlier version gains the column; until it has it,
+-- MSN syncs read the board from the primary)
+ALTER TABLE feed_item_sync ADD COLUMN IF NOT EXISTS position VARCHAR(1024) NOT NULL DEFAULT '' AFTER synced;
 
 -- What each response of each feed was, for the status page ([status]
 -- enabled = 1; lib/run_report.h): written after the response was handed

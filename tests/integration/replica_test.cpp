@@ -16,8 +16,11 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -60,26 +63,45 @@ bool CaughtUp(int i, int seconds = 30) {
          "0";
 }
 
-// The sample config's Yads feed and a Jooble feed, with `replicas` as
-// [database replica rN] sections (N the replica's number), replica_wait 1 s
-// and replica_check 1 s.
-Config NodeConfig(const std::vector<int>& replicas) {
+// The sample config's Yads feed, a Jooble feed, a sitemap of the ads and
+// the MSN feed, with `replicas` as
+// [database replica rN] sections (N the replica's number; 0 a replica that
+// does not exist, named r0), replica_wait 1 s and replica_check 1 s;
+// written to a file of its own (the caller removes it).
+std::string NodeConfigFile(const std::vector<int>& replicas) {
   std::string text = testing::Slurp(testing::WriteSampleConfig({{"page_size", "50"}, {"fetch_rows", "20"}}));
   const std::string db = "[database]\n";
   text.replace(text.find(db), db.size(), db + "replica_wait = 1\nreplica_check = 1\n");
-  for (int i : replicas) text += "[database replica r" + std::to_string(i) + "]\nsocket = " + Replica(i) + "\n";
+  for (int i : replicas) {
+    text += "[database replica r" + std::to_string(i) +
+            "]\nsocket = " + (i == 0 ? Env("FEED_TEST_REPLICA_DIR") + "/none/mysqld.sock" : Replica(i)) + "\n";
+  }
   const std::string root = Env("FEED_TEST_ROOT");
   text += "[feed jooble]\ntemplate = " + root + "/templates/jooble.xml\nquery = " + root +
           "/sql/sample-jooble.sql\nencoding = UTF-8\nsince = robot JoobleBot\nkeyset = updated id\n"
           "settle_seconds = 0\n";
-  const std::string dir = testing::TempDir("replica");
-  const std::string path = dir + "/node.ini";
+  // A sitemap of the ads in parts of at most 400, and the MSN feed.
+  text += "[set sitemap]\npath = /sitemap.xml\ntemplate = " + root +
+          "/templates/sitemap-index.xml\nsections = ads\npublish_url = http://doska.example/maps\n"
+          "[feed ads]\ntemplate = " +
+          root + "/templates/sitemap.xml\nquery = " + root + "/sql/sample-sitemap-ads.sql\nstate_query = " + root +
+          "/sql/sample-sitemap-ads-state.sql\nkeyset = id\nlastmod = lastmod\nfetch_rows = 97\nmax_items = 400\n"
+          "[feed msn]\npath = /msn\ntemplate = " +
+          root + "/templates/msn.xml\nquery = " + root +
+          "/sql/sample-msn.sql\ncontent_type = application/rss+xml\nlifecycle = msn\nkeyset = id\n"
+          "fetch_rows = 100\nguid_prefix = ad-\nvalue.self = http://doska.example/feeds/msn\n";
+  const std::string path = testing::TempDir("replica") + "/node.ini";
   FILE* f = std::fopen(path.c_str(), "w");
   std::fwrite(text.data(), 1, text.size(), f);
   std::fclose(f);
+  return path;
+}
+
+Config NodeConfig(const std::vector<int>& replicas) {
+  const std::string path = NodeConfigFile(replicas);
   Config c = LoadConfig(path);
   std::remove(path.c_str());
-  std::remove(dir.c_str());
+  std::remove(path.substr(0, path.rfind('/')).c_str());
   return c;
 }
 
@@ -126,6 +148,70 @@ const ServerStatus& StatusOf(App& app, const std::string& name) {
     if (s.name == name) return s;
   }
   return none;
+}
+
+Reply Get(App& app, const std::string& path, const std::string& query = "") {
+  Request req;
+  req.path_info = path;
+  req.query_string = query;
+  return testing::Fetch(app, req);
+}
+
+// The highest number of `section`'s parts that the sitemap index lists (0
+// for none).
+int LastPart(const std::string& index, const std::string& section) {
+  const std::string stem = "/sitemap-" + section + "-";
+  int last = 0;
+  for (size_t at = index.find(stem); at != std::string::npos; at = index.find(stem, at + 1)) {
+    last = std::max(last, std::atoi(index.c_str() + at + stem.size()));
+  }
+  return last;
+}
+
+// Stops the primary (mariadb.sh); the returned guard starts whatever is not
+// running again when it goes (or at Run()), also when an assertion ends
+// the test early.
+struct Restart {
+  std::string cmd;
+  void Run() {
+    if (!cmd.empty()) testing::Shell(cmd);
+    cmd.clear();
+  }
+  ~Restart() { Run(); }
+};
+std::unique_ptr<Restart> StopPrimary() {
+  const std::string root = Env("FEED_TEST_ROOT");
+  EXPECT_EQ(testing::Shell("'" + root + "/tests/harness/mariadb.sh' stop '" + Env("FEED_TEST_DB_DIR") + "' >/dev/null"),
+            0);
+  auto restart = std::make_unique<Restart>();  // (a copy would run it when the copy goes)
+  // A replica held back stays so: the start does not wait for it.
+  restart->cmd = "NO_CATCH_UP=1 '" + root + "/tests/harness/replicas.sh' start '" + Env("FEED_TEST_REPLICA_DIR") +
+                 "' >/dev/null 2>&1";
+  return restart;
+}
+
+// `feed.fcgi check` with `config`: its exit status and output.
+struct CheckRun {
+  int status;
+  std::string out;
+};
+CheckRun RunCheck(const std::string& config, const std::string& flags = "") {
+  const std::string out = config + ".out";
+  const int rc = testing::Shell("'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' check " + flags + " >'" +
+                                out + "' 2>&1");
+  CheckRun r{rc, testing::Slurp(out)};
+  std::remove(out.c_str());
+  return r;
+}
+
+// The line of `out` that starts with `start` ("" when none).
+std::string LineStarting(const std::string& out, const std::string& start) {
+  for (size_t at = 0; at < out.size();) {
+    const size_t end = std::min(out.find('\n', at), out.size());
+    if (out.compare(at, start.size(), start) == 0) return out.substr(at, end - at);
+    at = end + 1;
+  }
+  return "";
 }
 
 const char kSince[] = "2026-10-01 00:00:00";
@@ -353,17 +439,7 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
   Page first = Fetch(a, kQuery);
   ASSERT_EQ(first.status, 200);
   ASSERT_FALSE(first.token.empty());
-  const std::string root = Env("FEED_TEST_ROOT"), dir = Env("FEED_TEST_DB_DIR");
-  ASSERT_EQ(testing::Shell("'" + root + "/tests/harness/mariadb.sh' stop '" + dir + "' >/dev/null"), 0);
-  struct Restart {
-    std::string cmd;
-    void Run() {
-      if (!cmd.empty()) testing::Shell(cmd);
-      cmd.clear();
-    }
-    ~Restart() { Run(); }
-  } restart{"'" + root + "/tests/harness/replicas.sh' start '" + Env("FEED_TEST_REPLICA_DIR") + "' >/dev/null 2>&1"};
-  // (the same as StartServers, also when an assertion ends the test early)
+  std::unique_ptr<Restart> restart = StopPrimary();
 
   // The run goes on from the other node's replica.
   Page second = Fetch(b, std::string(kQuery) + "&continue=" + first.token);
@@ -385,8 +461,8 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
   EXPECT_EQ(StatusOf(b, "primary").health, ServerHealth::kDown);
   // The status page says so: the primary down, the write it did not take.
   SystemClock clock;
-  const StatusSnapshot snap = StatusPage(b.config(), {{"jooble", "/jooble"}}).Snapshot(b.servers().primary(), clock,
-                                                                                     &b.servers());
+  const StatusSnapshot snap =
+      StatusPage(b.config(), {{"jooble", "/jooble"}}).Snapshot(b.servers().primary(), clock, &b.servers());
   const std::string json = StatusJson(snap), html = StatusHtml(snap, testing::Kiev());
   EXPECT_NE(json.find("{\"name\": \"primary\", \"health\": \"down\""), std::string::npos) << json;
   EXPECT_NE(json.find("{\"name\": \"r2\", \"health\": "), std::string::npos) << json;
@@ -408,7 +484,7 @@ TEST_F(ReplicaIntegration, WithThePrimaryStoppedReadsContinueAndTheRobotsRecordS
       << "the sample board must have jobs older than the record for this to mean something";
 
   // Back: the record is where it was.
-  restart.Run();
+  restart->Run();
   auto rec = Table("SELECT last_visit, previous_visit FROM feed_robot_visit WHERE robot = 'JoobleBot'");
   ASSERT_EQ(rec.size(), 1u);
   EXPECT_EQ(rec[0][0], "2026-11-01 00:00:00");
@@ -447,6 +523,309 @@ TEST_F(ReplicaIntegration, JoobleVisitsAlternatingBetweenNodesAdvanceOneRecordOn
     const std::string was = previous_last;
     ASSERT_TRUE(testing::PollUntil([&] { return FormatSqlDateTime(testing::Kiev().FromUnix(Now())) > was; }, 5000));
   }
+}
+
+// A sitemap index made on node A from replica 1 stores, with its part
+// plan, the position the plan was read at. Node B's replica 2 is an hour
+// behind (healthy by its threads, so only the position keeps it out): B
+// reads the parts from the primary, never from replica 2, and a part has
+// every ad its plan counted. Once replica 2 has caught up, B reads the
+// parts from it, byte for byte the same.
+TEST_F(ReplicaIntegration, ASitemapsPartsAreReadOnlyWhereThePlansPositionIsReached) {
+  Admin(Primary(), "DELETE FROM sample_test.feed_part_plan; DELETE FROM sample_test.feed_state_seen");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 3600; START SLAVE");
+  const std::string ref = "SMAP" + std::to_string(++added_count_);
+  Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES ('" + ref +
+                       "', 'x', '', NOW(), NOW())");
+  ASSERT_TRUE(CaughtUp(1));
+  App a(NodeConfig({1})), b(NodeConfig({2}));
+  Reply index = Get(a, "/sitemap.xml");
+  ASSERT_EQ(index.status, 200) << index.body;
+  const int last = LastPart(index.body, "ads");
+  ASSERT_GE(last, 1) << index.body;
+  // The plan's position, stamped with its moment: replica 1 has it,
+  // replica 2 not.
+  auto plan = Table("SELECT planned, position FROM feed_part_plan WHERE feed = 'ads'");
+  ASSERT_EQ(plan.size(), 1u);
+  ASSERT_EQ(plan[0][1].rfind(plan[0][0] + " ", 0), 0u) << plan[0][1];
+  const std::string at = plan[0][1].substr(plan[0][0].size() + 1);
+  ASSERT_FALSE(at.empty());
+  EXPECT_EQ(Admin(Replica(1), "SELECT MASTER_GTID_WAIT('" + at + "', 0)"), "0");
+  EXPECT_EQ(Admin(Replica(2), "SELECT MASTER_GTID_WAIT('" + at + "', 0)"), "-1");
+
+  const std::string part = "/sitemap-ads-" + std::to_string(last) + ".xml";
+  Reply p = Get(b, part);
+  ASSERT_EQ(p.status, 200) << p.body;
+  EXPECT_EQ(p.report.read_from, "primary");
+  EXPECT_NE(p.body.find("/ad/" + ref + ".html"), std::string::npos) << "part " << last << " lacks an ad of its plan";
+  EXPECT_GE(StatusOf(b, "r2").passed_over, 1);
+
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 0; START SLAVE");
+  ASSERT_TRUE(CaughtUp(2));
+  Reply q = Get(b, part);
+  ASSERT_EQ(q.status, 200) << q.body;
+  EXPECT_EQ(q.report.read_from, "r2");
+  EXPECT_EQ(q.body, p.body);
+}
+
+// A run's second page must be read at the position of its first, which
+// node B's only replica has not applied (its SQL thread stopped); with the
+// primary stopped too, no server can serve it: 503, Retry-After and a
+// one-line reason. A sitemap part whose plan is at that position is a 503
+// too (replica 2 lacks the plan as well), while node A serves it from
+// replica 1's copy of the plan. With the primary back, B serves the page
+// as node A does, and the part from the primary.
+TEST_F(ReplicaIntegration, APageNoServerCanServeIs503WithRetryAfterUntilThePrimaryIsBack) {
+  Admin(Primary(), "DELETE FROM sample_test.feed_part_plan");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+  Admin(Replica(2), "STOP SLAVE SQL_THREAD");
+  const std::string ref = "R" + std::to_string(++added_count_) + "BEHIND";
+  Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES ('" + ref +
+                       "', 'x', '', NOW(), NOW())");
+  ASSERT_TRUE(CaughtUp(1));
+  App a(NodeConfig({1})), b(NodeConfig({2}));
+  Page first = Fetch(a, kQuery);
+  ASSERT_EQ(first.status, 200);
+  EXPECT_EQ(first.read_from, "r1");
+  ASSERT_FALSE(first.token.empty());
+  Reply index = Get(a, "/sitemap.xml");
+  ASSERT_EQ(index.status, 200);
+  const std::string part = "/sitemap-ads-" + std::to_string(LastPart(index.body, "ads")) + ".xml";
+  const std::string next = std::string(kQuery) + "&continue=" + first.token;
+  ASSERT_TRUE(CaughtUp(1));  // the plan too
+
+  std::unique_ptr<Restart> restart = StopPrimary();
+  for (const Reply& r : {Get(b, "/yads", next), Get(b, part)}) {
+    EXPECT_EQ(r.status, 503) << "read from " << r.report.read_from << ": " << r.body.substr(0, 200);
+    EXPECT_EQ(r.headers.count("Retry-After") ? r.headers.at("Retry-After") : "", "60");
+    std::string body = r.body;
+    while (!body.empty() && body.back() == '\n') body.pop_back();
+    EXPECT_EQ(body.find('\n'), std::string::npos) << body.substr(0, 200);
+    EXPECT_NE(body.find("; try again later"), std::string::npos) << body.substr(0, 200);
+  }
+  // The page's reason says what it waits for (a part's plan is on the
+  // primary: it just waits for the database).
+  EXPECT_EQ(Get(b, "/yads", next).body.rfind("no database server has caught up yet", 0), 0u);
+  // Node A's replica holds the plan (it replicates like the board) and
+  // has its position: A serves the part from there meanwhile.
+  Reply from_r1 = Get(a, part);
+  EXPECT_EQ(from_r1.status, 200) << from_r1.body.substr(0, 200);
+  EXPECT_EQ(from_r1.report.read_from, "r1");
+  EXPECT_NE(from_r1.body.find("/ad/" + ref + ".html"), std::string::npos);
+
+  restart->Run();
+  // Health is asked again within replica_check (1 s).
+  ASSERT_TRUE(testing::PollUntil([&] { return Get(b, "/yads", next).status == 200; }, 15000));
+  Page again = Fetch(b, next), there = Fetch(a, next);
+  ASSERT_EQ(again.status, 200);
+  EXPECT_EQ(again.read_from, "primary");
+  EXPECT_EQ(there.read_from, "r1");
+  EXPECT_FALSE(again.titles.empty());
+  EXPECT_EQ(again.titles, there.titles);
+  Reply p = Get(b, part);
+  ASSERT_EQ(p.status, 200) << p.body;
+  EXPECT_EQ(p.report.read_from, "primary");
+  EXPECT_NE(p.body.find("/ad/" + ref + ".html"), std::string::npos);
+}
+
+// Two nodes sync the MSN feed's item state, node A from replica 1, node B
+// from replica 2, which is an hour behind. The rule, as MSN sees it: an
+// edit is one update, dated by the first sync after it. A sync of B that
+// read replica 2 (without the edit) would record the old content as a
+// change, and A's next sync the edit again: three changes for one.
+TEST_F(ReplicaIntegration, MsnSyncsOnTwoNodesAtDifferentLagNeverDoubleAChange) {
+  Admin(Primary(), "DELETE FROM sample_test.feed_item_state; DELETE FROM sample_test.feed_item_sync");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+  const UnixTime t0 = testing::Kiev().ToUnix({2026, 11, 1, 12, 0, 0});
+  FixedClock ca(t0), cb(t0);
+  App a(NodeConfig({1}), &ca), b(NodeConfig({2}), &cb);
+  SyncReport first = a.SyncItems("/msn");
+  ASSERT_GT(first.counts.created, 100u);
+  // Replica 2 has that sync's position, then falls behind.
+  ASSERT_TRUE(CaughtUp(2));
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 3600; START SLAVE");
+  cb.Set(t0 + 30);
+  SyncReport quiet = b.SyncItems("/msn");
+  EXPECT_EQ(quiet.counts.Changes(), 0u);
+
+  std::string ids;
+  for (const auto& r : Table("SELECT item_id FROM feed_item_state WHERE feed = 'msn' AND gone = 0 ORDER BY item_id "
+                             "LIMIT 5")) {
+    ids += (ids.empty() ? "" : ",") + r[0];
+  }
+  Admin(Primary(), "UPDATE sample_test.listing SET title = CONCAT(title, ' (правка)') WHERE id IN (" + ids + ")");
+  ASSERT_TRUE(CaughtUp(1));
+  ca.Set(t0 + 60);
+  EXPECT_EQ(a.SyncItems("/msn").counts.updated, 5u);
+  cb.Set(t0 + 120);
+  SyncReport rb = b.SyncItems("/msn");
+  EXPECT_EQ(rb.counts.Changes(), 0u) << "node B's sync undid the edits";
+  EXPECT_GE(StatusOf(b, "r2").passed_over, 1);
+  ca.Set(t0 + 180);
+  EXPECT_EQ(a.SyncItems("/msn").counts.Changes(), 0u) << "node A's sync recorded the edits again";
+  // Replica 2 caught up serves B's syncs again, with nothing new.
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 0; START SLAVE");
+  ASSERT_TRUE(CaughtUp(2));
+  cb.Set(t0 + 240);
+  EXPECT_EQ(b.SyncItems("/msn").counts.Changes(), 0u);
+
+  const std::string edited = std::to_string(t0 + 60), created = std::to_string(t0);
+  for (const auto& r : Table("SELECT item_id, modified FROM feed_item_state WHERE feed = 'msn'")) {
+    const bool was_edited = ("," + ids + ",").find("," + r[0] + ",") != std::string::npos;
+    EXPECT_EQ(r[1], was_edited ? edited : created) << "item " << r[0];
+  }
+  // The sync's record holds its moment and position.
+  auto sync = Table("SELECT synced, position FROM feed_item_sync WHERE feed = 'msn'");
+  ASSERT_EQ(sync.size(), 1u);
+  EXPECT_EQ(sync[0][0], std::to_string(t0 + 240));
+  EXPECT_EQ(sync[0][1].rfind(sync[0][0] + " ", 0), 0u) << sync[0][1];
+}
+
+// Tables of a version before replicas (feed_part_plan and feed_item_sync
+// without `position`): the sitemaps and the MSN feed work as before, and
+// since no position is stored, every part and every sync after the first
+// reads from the primary. Applying sql/state.sql adds the columns.
+TEST_F(ReplicaIntegration, TablesOfAnOlderVersionSendPartsAndSyncsToThePrimary) {
+  const std::string apply =
+      "mariadb --no-defaults --socket='" + Primary() + "' sample_test < '" + Env("FEED_TEST_ROOT") + "/sql/state.sql'";
+  struct Apply {
+    std::string cmd;
+    ~Apply() { testing::Shell(cmd); }
+  } restore{apply};
+  Admin(Primary(),
+        "USE sample_test; DELETE FROM feed_part_plan; DELETE FROM feed_item_sync; DELETE FROM feed_item_state; "
+        "ALTER TABLE feed_part_plan DROP COLUMN position; ALTER TABLE feed_item_sync DROP COLUMN position");
+  ASSERT_TRUE(CaughtUp(1));
+  App a(NodeConfig({1}));
+  Reply index = Get(a, "/sitemap.xml");
+  ASSERT_EQ(index.status, 200) << index.body;
+  Reply part = Get(a, "/sitemap-ads-1.xml");
+  ASSERT_EQ(part.status, 200) << part.body;
+  EXPECT_EQ(part.report.read_from, "primary");
+  Reply msn = Get(a, "/msn");
+  ASSERT_EQ(msn.status, 200) << msn.body;
+  EXPECT_EQ(msn.report.read_from, "r1");  // no sync yet: any server
+  msn = Get(a, "/msn");
+  ASSERT_EQ(msn.status, 200) << msn.body;
+  EXPECT_EQ(msn.report.read_from, "primary");
+  // check says so, as a warning.
+  const std::string config = NodeConfigFile({1});
+  CheckRun old_tables = RunCheck(config);
+  EXPECT_EQ(old_tables.status, 0) << old_tables.out;
+  EXPECT_NE(LineStarting(old_tables.out, "[database]: warning: feed_part_plan has no column position"), "")
+      << old_tables.out;
+  EXPECT_NE(LineStarting(old_tables.out, "[database]: warning: feed_item_sync has no column position"), "")
+      << old_tables.out;
+
+  ASSERT_EQ(testing::Shell(apply), 0);
+  EXPECT_EQ(Table("SHOW COLUMNS FROM feed_part_plan LIKE 'position'").size(), 1u);
+  EXPECT_EQ(Table("SHOW COLUMNS FROM feed_item_sync LIKE 'position'").size(), 1u);
+  CheckRun applied = RunCheck(config);
+  EXPECT_EQ(applied.out.find("has no column position"), std::string::npos) << applied.out;
+  std::remove(config.c_str());
+  std::remove(config.substr(0, config.rfind('/')).c_str());
+  ASSERT_TRUE(CaughtUp(1));
+  Admin(Primary(), "DELETE FROM sample_test.feed_part_plan");
+  App c(NodeConfig({1}));
+  ASSERT_EQ(Get(c, "/sitemap.xml").status, 200);
+  ASSERT_TRUE(CaughtUp(1));
+  part = Get(c, "/sitemap-ads-1.xml");
+  ASSERT_EQ(part.status, 200);
+  EXPECT_EQ(part.report.read_from, "r1");
+}
+
+// check looks at every replica: each one's line says whether it
+// replicates and how far behind it is; a stopped thread, a missing grant
+// (naming the GRANT to run), replication without GTID and a replica that
+// cannot be reached are errors in its section.
+TEST_F(ReplicaIntegration, CheckReportsEachReplicasReplication) {
+  struct Repair {
+    ~Repair() {
+      Admin(Primary(), "GRANT SLAVE MONITOR ON *.* TO 'feed'@'localhost'");
+      Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_USE_GTID = slave_pos; START SLAVE");
+    }
+  } repair;
+  const std::string config = NodeConfigFile({1, 2});
+  CheckRun ok = RunCheck(config);
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  for (const char* r : {"r1", "r2"}) {
+    const std::string line = LineStarting(ok.out, std::string("[database replica ") + r + "]: ");
+    EXPECT_EQ(line.rfind(std::string("[database replica ") + r + "]: replicating, ", 0), 0u) << ok.out;
+    EXPECT_NE(line.find(" s behind the primary"), std::string::npos) << line;
+  }
+  CheckRun json = RunCheck(config, "--json");
+  EXPECT_NE(json.out.find("\"replicas\": [{\"name\": \"r1\", \"replicating\": true, \"seconds_behind\": "),
+            std::string::npos)
+      << json.out;
+
+  Admin(Replica(2), "STOP SLAVE SQL_THREAD");
+  CheckRun stopped = RunCheck(config);
+  EXPECT_EQ(stopped.status, 1);
+  EXPECT_EQ(LineStarting(stopped.out, "[database replica r2]: does not replicate: ")
+                .rfind("[database replica r2]: does not replicate: Slave_IO_Running Yes, Slave_SQL_Running No", 0),
+            0u)
+      << stopped.out;
+  EXPECT_EQ(LineStarting(stopped.out, "[database replica r1]: does not"), "");
+  Admin(Replica(2), "START SLAVE");
+
+  Admin(Primary(), "REVOKE SLAVE MONITOR ON *.* FROM 'feed'@'localhost'");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+  CheckRun denied = RunCheck(config);
+  EXPECT_EQ(denied.status, 1);
+  for (const char* r : {"r1", "r2"}) {
+    const std::string line = LineStarting(denied.out, std::string("[database replica ") + r + "]: the feed user");
+    EXPECT_NE(line.find("; run on the primary (it replicates to the replicas): GRANT SLAVE MONITOR ON *.* TO "
+                        "'feed'@'localhost'"),
+              std::string::npos)
+        << denied.out;
+  }
+  Admin(Primary(), "GRANT SLAVE MONITOR ON *.* TO 'feed'@'localhost'");
+  ASSERT_TRUE(CaughtUp(1) && CaughtUp(2));
+
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_USE_GTID = no; START SLAVE");
+  CheckRun no_gtid = RunCheck(config);
+  EXPECT_EQ(no_gtid.status, 1);
+  EXPECT_NE(LineStarting(no_gtid.out, "[database replica r2]: replicates without GTID (Using_Gtid No)")
+                .find("CHANGE MASTER TO MASTER_USE_GTID = slave_pos"),
+            std::string::npos)
+      << no_gtid.out;
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_USE_GTID = slave_pos; START SLAVE");
+  ASSERT_TRUE(CaughtUp(2));
+
+  const std::string gone = NodeConfigFile({1, 0});
+  CheckRun unreachable = RunCheck(gone);
+  EXPECT_EQ(unreachable.status, 1);
+  EXPECT_NE(LineStarting(unreachable.out, "[database replica r0]: cannot be reached: "), "") << unreachable.out;
+  EXPECT_EQ(RunCheck(config).status, 0);
+  for (const std::string& f : {config, gone}) {
+    std::remove(f.c_str());
+    std::remove(f.substr(0, f.rfind('/')).c_str());
+  }
+}
+
+// `feed.fcgi write` reads a static set from one server, the first healthy
+// replica in config order: here replica 2, an hour behind, so the files
+// lack an ad added on the primary since (they are a snapshot of it).
+TEST_F(ReplicaIntegration, AStaticWriteReadsTheFirstHealthyReplica) {
+  ASSERT_TRUE(CaughtUp(2));
+  Admin(Replica(2), "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 3600; START SLAVE");
+  const std::string ref = "WRITE" + std::to_string(++added_count_);
+  Admin(Primary(), "INSERT INTO sample_test.listing (ref, title, body, added, updated) VALUES ('" + ref +
+                       "', 'x', '', NOW(), NOW())");
+  const std::string dir = testing::TempDir("replica-write") + "/maps";
+  App b(NodeConfig({2, 1})), a(NodeConfig({1}));
+  auto all = [&](App& app) {
+    WriteReport r = app.WriteSet("/sitemap.xml", dir);
+    std::string text;
+    for (const WrittenFile& f : r.files) text += testing::Slurp(dir + "/" + f.name);
+    return text;
+  };
+  ASSERT_TRUE(CaughtUp(1));
+  const std::string from_r2 = all(b), from_r1 = all(a);
+  EXPECT_EQ(from_r2.find("/ad/" + ref + ".html"), std::string::npos);
+  EXPECT_NE(from_r1.find("/ad/" + ref + ".html"), std::string::npos);
+  testing::Shell("rm -rf '" + dir.substr(0, dir.rfind('/')) + "'");
 }
 
 }  // namespace

@@ -56,4 +56,19 @@ TEST(GtidPosition, TokenFormHasOneSpelling) {
 }
 
 }  // namespace
+// A position kept beside its moment is read back only for that moment: a
+// row an older version rewrote (another moment) reads as unknown (empty).
+TEST(StampedPosition, IsReadBackOnlyForItsOwnMoment) {
+  const GtidPosition p = *GtidPosition::Parse("0-1-100,1-2-5");
+  const std::string stamped = StampPosition(1764600000, p);
+  EXPECT_EQ(stamped, "1764600000 0-1-100,1-2-5");
+  EXPECT_EQ(StampedPosition(stamped, 1764600000), p);
+  EXPECT_TRUE(StampedPosition(stamped, 1764600001).empty());
+  EXPECT_TRUE(StampedPosition(stamped, 176460000).empty());  // a prefix of the moment is not it
+  EXPECT_TRUE(StampedPosition("", 1764600000).empty());
+  EXPECT_TRUE(StampedPosition("1764600000 junk", 1764600000).empty());
+  EXPECT_TRUE(StampedPosition(StampPosition(0, GtidPosition{}), 0).empty());
+  EXPECT_EQ(StampedPosition(StampPosition(0, p), 0), p);
+}
+
 }  // namespace feed
