@@ -492,8 +492,9 @@ def full_jooble(board, feed, results):
             'php': ('http://127.0.0.1:%d/jooble.php' % board.port, php_expected)}
     times = {k: [] for k in list(urls) + ['floor', 'own_query', 'own_state']}
     failures = {}
-    # The mapping's own cost: its query (sql/legacy-jooble.sql) and its state
-    # query (sql/legacy-jooble-state.sql) with the parameters a full dump
+    # The mapping's own cost: the query of a full visit (sql/legacy-jooble-full.sql:
+    # the bench's visits are full, the robot's record being read-only) and its
+    # state query (sql/legacy-jooble-state.sql) with the parameters a full dump
     # binds (no visit recorded: :since the engine's minimum, the keyset at
     # its start, :now the site's time now), the query unpaged, through the
     # mariadb client on the feed's connection charset (utf8mb4).
@@ -501,7 +502,7 @@ def full_jooble(board, feed, results):
     now = datetime.datetime.now(zoneinfo.ZoneInfo(ini_value(site, 'time_zone'))).strftime('%Y-%m-%d %H:%M:%S')
     values = {'site_url': "'%s'" % ini_value(site, 'url'), 'since': "'1000-01-01 00:00:00'", 'now': "'%s'" % now,
               'after_updated': "'1000-01-01 00:00:00'", 'after_id': '-9223372036854775808', 'limit': '1000000000'}
-    own = {'own_query': (own_sql('legacy-jooble.sql', values),
+    own = {'own_query': (own_sql('legacy-jooble-full.sql', values),
                          int(board.one("SELECT COUNT(*) FROM vacancy WHERE status = 'active' AND modified <= '%s'" % now))),
            'own_state': (own_sql('legacy-jooble-state.sql', values), 1)}
     for r in range(ROUNDS):
@@ -1308,7 +1309,7 @@ def report_jooble(r):
          if r['jooble_full_php_s'] else '| jooble.php (UTF-8, no résumés) | %d | failed: %s | |' % (r['jooble_full_php_jobs'], r['jooble_full_php_error'])),
         '| floor: mariadb --quick, jooble.php\'s query | %d | %.2f s | %.0f |' % (r['jooble_full_php_jobs'], r['jooble_full_floor_s'], r['jooble_full_floor_jobs_per_s']),
     ] + ([
-        '| the mapping\'s own query (`sql/legacy-jooble.sql`, unpaged, rows incl. résumés and no contacts), '
+        '| the mapping\'s own query (`sql/legacy-jooble-full.sql`, a full visit, unpaged, rows incl. résumés and no contacts), '
         'mariadb --quick, utf8mb4 | %d | %.2f s | %.0f |' % (
             r['jooble_full_own_rows'], r['jooble_full_own_query_s'], r['jooble_full_own_rows'] / r['jooble_full_own_query_s']),
         '| the mapping\'s state query (`sql/legacy-jooble-state.sql`) | | %.3f s | |' % r['jooble_full_own_state_s'],
