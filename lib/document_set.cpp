@@ -239,18 +239,37 @@ RenderReport DocumentSet::RenderIndex(const std::vector<std::pair<std::string, s
 void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, const Clock& clock, Response& resp,
                              FeedReport* report) {
   if (!index_) throw NotFound("a text set has no index; its parts are " + PartName(sections_[0]->config().name, 1));
-  Database& db = servers.primary();
-  Bind(db);
+  // With the primary down, the index lists the plans a replica holds, as
+  // they stand (a refresh writes to the primary): its parts are served
+  // from there too (ServePart).
+  std::optional<ReplicaSet::Source> from_replica;
+  auto primary_down = [&](const FeedError& e) { return e.kind() == ErrorKind::kUnavailable && servers.has_replicas(); };
+  try {
+    Bind(servers.primary());
+  } catch (const FeedError& e) {
+    if (!primary_down(e)) throw;
+    from_replica.emplace();
+  }
   std::vector<std::pair<std::string, std::string>> parts;
   std::string newest;
   for (size_t s = 0; s < sections_.size(); ++s) {
-    PartPlan plan = Plan(servers, clock, s, /*refresh=*/true);
+    PartPlan plan;
+    if (!from_replica) {
+      try {
+        plan = Plan(servers, clock, s, /*refresh=*/true);
+      } catch (const FeedError& e) {
+        if (!primary_down(e)) throw;
+        from_replica.emplace();
+      }
+    }
+    if (from_replica) *from_replica = PlanFromReplica(servers, s, &plan);
     for (const PartRange& p : plan.parts) {
       if (p.rows == 0) continue;  // a sitemap lists at least one URL; an empty part is not listed
       parts.emplace_back(PartName(sections_[s]->config().name, p.number), p.lastmod);
       newest = std::max(newest, p.lastmod);
     }
   }
+  report->read_from = from_replica ? *from_replica->name : "primary";
   StringSink body;
   static_cast<RenderReport&>(*report) = RenderIndex(parts, body);
   // The index is small and made whole: its tag is its own bytes, and its
@@ -261,9 +280,14 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, c
   Validators v;
   v.etag = "\"" + Hex64(SipHash24(0x696e646578, gzip + 2 * gz, body.data)) + "\"";
   const int64_t now = clock.Now();
-  const int64_t first_seen =
-      StateStore(db).StateSeen(config_.name, "index", Hex64(SipHash24(0x696e646578, 0, body.data)), now);
-  if (first_seen <= now) {
+  if (from_replica) {
+    // Without the primary the moment these bytes were first seen is not
+    // known: Last-Modified is the newest part's lastmod alone.
+    v.last_modified = Moment(newest, sections_[0]->zone());
+  } else if (const int64_t first_seen = StateStore(servers.primary())
+                                            .StateSeen(config_.name, "index",
+                                                       Hex64(SipHash24(0x696e646578, 0, body.data)), now);
+             first_seen <= now) {
     v.last_modified = std::max(Moment(newest, sections_[0]->zone()).value_or(first_seen), first_seen);
   }
   if (v.Match(req)) {

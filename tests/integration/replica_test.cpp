@@ -613,6 +613,14 @@ TEST_F(ReplicaIntegration, APageNoServerCanServeIs503WithRetryAfterUntilThePrima
   EXPECT_EQ(from_r1.status, 200) << from_r1.body.substr(0, 200);
   EXPECT_EQ(from_r1.report.read_from, "r1");
   EXPECT_NE(from_r1.body.find("/ad/" + ref + ".html"), std::string::npos);
+  // So is the index, from replica 1's copy of the plans as they stand (a
+  // refresh writes to the primary); replica 2, which stopped applying
+  // before the plan was made, cannot give it.
+  Reply index_r1 = Get(a, "/sitemap.xml");
+  EXPECT_EQ(index_r1.status, 200) << index_r1.body.substr(0, 200);
+  EXPECT_EQ(index_r1.report.read_from, "r1");
+  EXPECT_EQ(index_r1.body, index.body);
+  EXPECT_EQ(Get(b, "/sitemap.xml").status, 503);
 
   restart->Run();
   // Health is asked again within replica_check (1 s).
