@@ -167,6 +167,16 @@ sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
   }
 }
 
+bool Database::Accepts(const SqlQuery& query) {
+  try {
+    Describe(query);
+    return true;
+  } catch (const FeedError& e) {
+    if (e.kind() == ErrorKind::kUnavailable) throw;
+    return false;
+  }
+}
+
 std::vector<Column> Database::Describe(const SqlQuery& query) {
   sql::PreparedStatement* ps = Prepare(query);
   try {

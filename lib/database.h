@@ -95,6 +95,9 @@ class Database {
 
   // The columns `query` returns (prepares it; connects if needed).
   std::vector<Column> Describe(const SqlQuery& query);
+  // Whether the server prepares `query`: false when it refuses it (a
+  // table or column of a newer version missing). Throws kUnavailable.
+  bool Accepts(const SqlQuery& query);
 
   // The result columns of `query` with the character set each has at the
   // server. Prepared on a session of its own whose character_set_results

@@ -221,15 +221,7 @@ int64_t ItemStateStore::DropTakeDownsBefore(UnixTime before) {
   }
 }
 
-bool ItemStateStore::SyncsHavePosition() {
-  try {
-    db_.Describe(Q().load_synced_at);
-    return true;
-  } catch (const FeedError& e) {
-    if (e.kind() == ErrorKind::kUnavailable) throw;
-    return false;
-  }
-}
+bool ItemStateStore::SyncsHavePosition() { return db_.Accepts(Q().load_synced_at); }
 
 std::optional<SyncMark> ItemStateStore::Synced(bool with_position) {
   Rows r = db_.Run(with_position ? Q().load_synced_at : Q().load_synced, {{"feed", feed_}});

@@ -75,15 +75,7 @@ void StateStore::CheckVisits() { CheckTable(db_, Q().load_visit, "feed_robot_vis
 void StateStore::CheckPlans() { CheckTable(db_, Q().load_plan, "feed_part_plan"); }
 void StateStore::CheckSeen() { CheckTable(db_, Q().load_seen, "feed_state_seen"); }
 
-bool StateStore::PlansHavePosition() {
-  try {
-    db_.Describe(Q().load_plan_at);
-    return true;
-  } catch (const FeedError& e) {
-    if (e.kind() == ErrorKind::kUnavailable) throw;
-    return false;
-  }
-}
+bool StateStore::PlansHavePosition() { return db_.Accepts(Q().load_plan_at); }
 
 Visits StateStore::LoadVisits(const std::string& robot, const std::string& feed) {
   Rows visit = db_.Run(Q().load_visit, {{"robot", robot}, {"feed", feed}});
