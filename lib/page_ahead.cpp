@@ -149,19 +149,12 @@ bool ReadFile(const std::string& path, std::string* out) {
 void WriteFile(const std::string& path, const std::string& text) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw InternalError("page made ahead: cannot create " + path + ": " + std::strerror(errno));
-  const char* p = text.data();
-  size_t left = text.size();
-  while (left > 0) {
-    ssize_t w = ::write(fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      const int e = errno;
-      ::close(fd);
-      ::unlink(path.c_str());
-      throw InternalError("page made ahead: cannot write " + path + ": " + std::strerror(e));
-    }
-    p += w;
-    left -= static_cast<size_t>(w);
+  try {
+    WriteAll(fd, text.data(), text.size(), path);
+  } catch (const FeedError&) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    throw;
   }
   ::close(fd);
 }

@@ -23,6 +23,17 @@ constexpr time_t kOrphanAge = 60;  // seconds before a dead process's file goes
   throw InternalError("spool " + path + ": " + what + ": " + std::strerror(errno));
 }
 
+// The pid in "feed-PID-N", or 0.
+pid_t OwnerOf(const char* name) {
+  if (std::strncmp(name, "feed-", 5) != 0) return 0;
+  char* end = nullptr;
+  long pid = std::strtol(name + 5, &end, 10);
+  if (end == name + 5 || *end != '-' || pid <= 0) return 0;
+  return static_cast<pid_t>(pid);
+}
+
+}  // namespace
+
 void WriteAll(int fd, const char* p, size_t n, const std::string& path) {
   while (n > 0) {
     ssize_t w = ::write(fd, p, n);
@@ -34,17 +45,6 @@ void WriteAll(int fd, const char* p, size_t n, const std::string& path) {
     n -= static_cast<size_t>(w);
   }
 }
-
-// The pid in "feed-PID-N", or 0.
-pid_t OwnerOf(const char* name) {
-  if (std::strncmp(name, "feed-", 5) != 0) return 0;
-  char* end = nullptr;
-  long pid = std::strtol(name + 5, &end, 10);
-  if (end == name + 5 || *end != '-' || pid <= 0) return 0;
-  return static_cast<pid_t>(pid);
-}
-
-}  // namespace
 
 SpoolDir::SpoolDir(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) {

@@ -25,6 +25,10 @@
 
 namespace feed {
 
+// Writes all `n` bytes at `p` to `fd` (retrying short writes); throws
+// FeedError(kInternal) naming `path` when it cannot.
+void WriteAll(int fd, const char* p, size_t n, const std::string& path);
+
 // The files a process named to the web server, removed once the web server
 // has surely opened them: at a request of the process at least
 // kReleaseSeconds after it named the file. (Not at the next request:
