@@ -304,13 +304,9 @@ def full_yads(board, feed, results, key='yads_full'):
                 raise SystemExit('bench: the floor gave %s rows, expected %d' % (out.strip(), expected))
             times['floor_' + cs].append(t)
             log('%s round %d: floor %s %.2f s' % (label, r + 1, cs, t))
-        with tempfile.NamedTemporaryFile('w', dir=BASE, suffix='.sql') as sql:
-            sql.write(own)
-            sql.flush()
-            cmd = ' '.join(board.client('cp1251')) + ' --quick -N -B <%s | wc -l' % sql.name
-            t, out = timed(lambda: run(['bash', '-c', cmd], capture_output=True).stdout)
-        if int(out) != expected:
-            raise SystemExit('bench: the mapping\'s own query gave %s rows, expected %d' % (out.strip(), expected))
+        t, got = client_rows(board, 'cp1251', own)
+        if got != expected:
+            raise SystemExit('bench: the mapping\'s own query gave %d rows, expected %d' % (got, expected))
         times['own'].append(t)
         log('%s round %d: its own query (sql/legacy-yads-full.sql) %.2f s' % (label, r + 1, t))
     m = {k: median(v) for k, v in times.items()}
@@ -529,13 +525,9 @@ def full_jooble(board, feed, results):
         times['floor'].append(t)
         log('full jooble round %d: floor %.2f s' % (r + 1, t))
         for name, (text, rows) in own.items():
-            with tempfile.NamedTemporaryFile('w', dir=BASE, suffix='.sql') as sql:
-                sql.write(text)
-                sql.flush()
-                cmd = ' '.join(board.client('utf8mb4')) + ' --quick -N -B <%s | wc -l' % sql.name
-                t, out = timed(lambda: run(['bash', '-c', cmd], capture_output=True).stdout)
-            if int(out) != rows:
-                raise SystemExit('bench: the Jooble mapping\'s %s gave %s rows, expected %d' % (name, out.strip(), rows))
+            t, got = client_rows(board, 'utf8mb4', text)
+            if got != rows:
+                raise SystemExit('bench: the Jooble mapping\'s %s gave %d rows, expected %d' % (name, got, rows))
             times[name].append(t)
             log('full jooble round %d: its %s %.2f s' % (r + 1, name.replace('_', ' '), t))
     if 'feed_utf8' in failures or 'feed_cp1251' in failures:
@@ -925,6 +917,17 @@ def sitemaps(big, small, feed, results):
 
 
 BAIDU_MAX_BYTES = 10485760
+
+
+def client_rows(board, charset, sql_text):
+    """Runs SQL text (a shipped query made literal by own_sql) through the
+    mariadb client, --quick, over `charset`; returns (seconds, rows)."""
+    with tempfile.NamedTemporaryFile('w', dir=BASE, suffix='.sql') as sql:
+        sql.write(sql_text)
+        sql.flush()
+        cmd = ' '.join(board.client(charset)) + ' --quick -N -B <%s | wc -l' % sql.name
+        t, out = timed(lambda: run(['bash', '-c', cmd], capture_output=True).stdout)
+    return t, int(out)
 
 
 def own_sql(name, values):
