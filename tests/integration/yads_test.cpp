@@ -849,14 +849,10 @@ TEST_F(YadsIntegration, WithPagesMadeAheadTheFullDumpIsStillExactlyOnceWhileOthe
 // Files of a folder whose names start with "ahead-".
 std::vector<std::string> AheadFiles(const std::string& dir) {
   std::vector<std::string> out;
-  FILE* p = ::popen(("ls -1 '" + dir + "'").c_str(), "r");
-  char line[512];
-  while (p && std::fgets(line, sizeof line, p)) {
-    std::string n(line);
-    if (!n.empty() && n.back() == '\n') n.pop_back();
-    if (n.rfind("ahead-", 0) == 0) out.push_back(n);
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (std::string n = e.path().filename(); n.rfind("ahead-", 0) == 0) out.push_back(n);
   }
-  if (p) ::pclose(p);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

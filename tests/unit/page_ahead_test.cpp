@@ -9,7 +9,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fcntl.h>
 #include <fstream>
 #include <future>
@@ -32,18 +34,13 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-// The files of the folder whose names start with `prefix`.
-std::vector<std::string> Files(const std::string& dir, const std::string& prefix = "ahead-") {
+// The files of the folder whose names start with "ahead-".
+std::vector<std::string> Files(const std::string& dir) {
   std::vector<std::string> out;
-  std::string cmd = "ls -1 '" + dir + "'";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  char line[512];
-  while (p && std::fgets(line, sizeof line, p)) {
-    std::string s(line);
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    if (s.rfind(prefix, 0) == 0) out.push_back(s);
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (std::string n = e.path().filename(); n.rfind("ahead-", 0) == 0) out.push_back(n);
   }
-  if (p) ::pclose(p);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
