@@ -48,21 +48,40 @@ FeedError Lost(const sql::SQLException& e) { return Unavailable(std::string("dat
 }  // namespace
 
 Rows::Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251)
-    : rs_(std::move(rs)), cp1251_(cp1251), values_(columns), nulls_(columns) {}
+    : Rows(nullptr, std::move(rs), columns, cp1251) {}
 
 Rows::Rows(std::unique_ptr<sql::Statement> st, std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251)
-    : st_(std::move(st)), rs_(std::move(rs)), cp1251_(cp1251), values_(columns), nulls_(columns) {}
+    : st_(std::move(st)), rs_(std::move(rs)), cp1251_(cp1251), values_(columns), nulls_(columns) {
+  if (cp1251_) {
+    utf8_.resize(columns);
+    converted_.assign(columns, 0);
+  }
+}
 
-Rows::Rows(std::vector<std::vector<std::optional<std::string>>> rows, size_t columns)
-    : held_(std::move(rows)),
+Rows::Rows(std::vector<std::vector<std::optional<std::string>>> rows, size_t columns, bool cp1251)
+    : cp1251_(cp1251),
+      held_(std::move(rows)),
       values_(columns != SIZE_MAX ? columns : held_.empty() ? 0 : held_[0].size()),
-      nulls_(values_.size()) {}
+      nulls_(values_.size()) {
+  if (cp1251_) {
+    utf8_.resize(values_.size());
+    converted_.assign(values_.size(), 0);
+  }
+}
 
 Rows::~Rows() = default;
 Rows::Rows(Rows&&) noexcept = default;
 Rows& Rows::operator=(Rows&&) noexcept = default;
 
+std::string_view Rows::Convert(size_t i) const {
+  AssignCp1251AsUtf8(utf8_[i], values_[i]);
+  converted_[i] = row_;
+  ++conversions_;
+  return utf8_[i];
+}
+
 bool Rows::Next() {
+  ++row_;  // every cached conversion is of an earlier row now
   if (!rs_) {
     if (next_held_ >= held_.size()) return false;
     const auto& r = held_[next_held_++];
@@ -77,11 +96,7 @@ bool Rows::Next() {
     for (size_t i = 0; i < values_.size(); ++i) {
       uint32_t col = static_cast<uint32_t>(i + 1);
       sql::SQLString s = rs_->getString(col);
-      if (cp1251_) {
-        AssignCp1251AsUtf8(values_[i], std::string_view(s.c_str(), s.length()));
-      } else {
-        values_[i].assign(s.c_str(), s.length());
-      }
+      values_[i].assign(s.c_str(), s.length());
       nulls_[i] = values_[i].empty() && rs_->isNull(col);
     }
     return true;

@@ -51,34 +51,58 @@ using SqlValue = std::variant<int64_t, std::string>;
 using SqlParams = std::map<std::string, SqlValue, std::less<>>;
 
 // A result, read row by row. Values are UTF-8 whatever the connection's
-// charset (a cp1251 connection's bytes are converted as they are read).
+// charset: a cp1251 connection's bytes are kept as they came and converted
+// when a value is first asked for as UTF-8 (Get), so that a windows-1251
+// feed can write the cp1251 bytes of a text as they are (GetCp1251) and
+// never pay for the round trip. Not for two threads at once (Get fills a
+// cache).
 class Rows {
  public:
   Rows(std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251);
   // A streamed result: the statement stays alive as long as its rows.
   Rows(std::unique_ptr<sql::Statement> st, std::unique_ptr<sql::ResultSet> rs, size_t columns, bool cp1251);
   // Rows held in memory (unit tests, the engine's own lists; nullopt is
-  // NULL), of `columns` columns (by default, as many as the first row has).
-  explicit Rows(std::vector<std::vector<std::optional<std::string>>> rows, size_t columns = SIZE_MAX);
+  // NULL), of `columns` columns (by default, as many as the first row
+  // has); `cp1251`: the values are windows-1251 bytes, as a cp1251
+  // connection's are.
+  explicit Rows(std::vector<std::vector<std::optional<std::string>>> rows, size_t columns = SIZE_MAX,
+                bool cp1251 = false);
   Rows() : Rows({}, 0) {}
   ~Rows();
   Rows(Rows&&) noexcept;
   Rows& operator=(Rows&&) noexcept;
   // Advances to the next row; false after the last.
   bool Next();
-  // Column i (0-based) of the current row; empty for NULL.
-  std::string_view Get(size_t i) const { return values_[i]; }
+  // Column i (0-based) of the current row, UTF-8; empty for NULL. Valid
+  // until the next Next().
+  std::string_view Get(size_t i) const {
+    return !cp1251_ ? std::string_view(values_[i]) : converted_[i] == row_ ? utf8_[i] : Convert(i);
+  }
   bool IsNull(size_t i) const { return nulls_[i]; }
   size_t size() const { return values_.size(); }
+  // Whether the values are windows-1251 bytes underneath.
+  bool cp1251() const { return cp1251_; }
+  // Column i as the windows-1251 bytes it came as. REQUIRES: cp1251().
+  std::string_view GetCp1251(size_t i) const { return values_[i]; }
+  // Values converted to UTF-8 so far (what GetCp1251 spares).
+  size_t conversions() const { return conversions_; }
 
  private:
+  std::string_view Convert(size_t i) const;
+
   std::unique_ptr<sql::Statement> st_;  // declared first: destroyed after rs_
   std::unique_ptr<sql::ResultSet> rs_;
   bool cp1251_ = false;
   std::vector<std::vector<std::optional<std::string>>> held_;
   size_t next_held_ = 0;
-  std::vector<std::string> values_;
+  std::vector<std::string> values_;  // as they came: UTF-8, or windows-1251 when cp1251_
   std::vector<bool> nulls_;
+  // cp1251_ only: utf8_[i] holds values_[i] as UTF-8 when converted_[i] ==
+  // row_ (the current row's number, from 1).
+  uint64_t row_ = 0;
+  mutable std::vector<std::string> utf8_;
+  mutable std::vector<uint64_t> converted_;
+  mutable size_t conversions_ = 0;
 };
 
 // Connections are kept per connection charset (a feed may read a cp1251

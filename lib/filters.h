@@ -21,6 +21,19 @@ using FilterFn = void (*)(std::string_view in, std::string& out, const TimeZone&
 // The filter named `name`, or nullptr.
 FilterFn FindFilter(std::string_view name);
 
+// A filter's way with windows-1251 text (a cp1251 connection's bytes going
+// to a windows-1251 feed), giving windows-1251 text: byte for byte what the
+// UTF-8 filter gives for the text read as UTF-8, written back in
+// windows-1251. False, having appended nothing, when the result would hold
+// a character the code page lacks (`plain` meeting &#128512;): the caller
+// then takes the UTF-8 way.
+using Cp1251FilterFn = bool (*)(std::string_view in, std::string& out, const TimeZone& zone);
+
+// The windows-1251 way of the filter named `name`, or nullptr for a filter
+// that has none (`url` percent-encodes UTF-8, `baidu_filetype` writes
+// Chinese): values through it always take the UTF-8 way.
+Cp1251FilterFn FindCp1251Filter(std::string_view name);
+
 // The names, for error messages: "plain, trim, flag, ...".
 std::string FilterNames();
 

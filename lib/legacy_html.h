@@ -6,6 +6,7 @@
 // (no &amp;quot; in a feed).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,5 +33,13 @@ namespace feed {
 //  - runs of spaces and tabs collapse to one space, runs of blank lines to a
 //    single line break, and the result is trimmed.
 std::string LegacyHtmlToText(std::string_view html);
+
+// The same on windows-1251 text (a cp1251 connection's bytes), giving
+// windows-1251 text: byte for byte LegacyHtmlToText of the text read as
+// UTF-8, written back in windows-1251, with no trip through UTF-8. nullopt
+// when a character reference in it stands for a character the code page
+// does not have (&#128512;, &alpha;): the caller then takes the UTF-8 way,
+// where the encoder writes such characters as references.
+std::optional<std::string> LegacyHtmlToTextCp1251(std::string_view cp1251);
 
 }  // namespace feed

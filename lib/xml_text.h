@@ -76,6 +76,15 @@ enum class XmlContext { kText, kAttribute, kCData };
 // Appends `utf8` to `out`, cleaned, escaped for `ctx` and encoded in `cs`.
 void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, const Charset& cs);
 
+// Appends windows-1251 text `cp1251` (bytes straight from a cp1251
+// connection) to `out`, a windows-1251 document, cleaned and escaped for
+// `ctx` by the rules above without a trip through UTF-8: the bytes the
+// code page defines pass as they are. Byte for byte what
+// AppendXml(out, <cp1251 as UTF-8>, ctx, Charset::kWindows1251) appends
+// (so 0x98, undefined, which reads as U+FFFD, becomes "&#65533;", and a
+// CDATA section's "]]" may end what `out` already holds).
+void AppendXmlCp1251(std::string& out, std::string_view cp1251, XmlContext ctx);
+
 // Appends `utf8` to `out` encoded in `cs` with no escaping: for template
 // literals (tag names, literal text already escaped by the template parser).
 // Characters `cs` cannot hold become references, as above.
