@@ -933,3 +933,200 @@ TEST(Cp1251AsUtf8, LongInputsOfTheWidestCharacters) {
 
 }  // namespace
 }  // namespace feed
+
+// AppendXmlCp1251: windows-1251 bytes escaped for XML without the trip
+// through UTF-8 (issue #12). The oracle is the UTF-8 way the header names,
+// AppendXml on the text read as UTF-8, with the bytes converted by
+// Cp1251Reference (FromCp1251 one byte at a time), not by the fast
+// AssignCp1251AsUtf8.
+namespace feed {
+namespace {
+
+std::string ViaUtf8(std::string out, std::string_view cp1251, XmlContext ctx) {
+  AppendXml(out, Cp1251Reference(cp1251), ctx, k1251);
+  return out;
+}
+
+// AppendXmlCp1251 on `in` from a heap block of exactly its size (so that
+// AddressSanitizer sees a read past its end), after `prefix`, in each
+// context, against the UTF-8 way.
+void ExpectCp1251XmlMatchesUtf8Way(const std::string& in, const std::string& prefix = "") {
+  auto exact = std::make_unique<char[]>(in.size() + (in.empty() ? 1 : 0));
+  std::copy(in.begin(), in.end(), exact.get());
+  for (XmlContext ctx : {kText, kAttr, kCData}) {
+    std::string out = prefix;
+    AppendXmlCp1251(out, std::string_view(exact.get(), in.size()), ctx);
+    const std::string want = ViaUtf8(prefix, in, ctx);
+    if (out == want) continue;  // Visible is for failures only: it is slow
+    ASSERT_EQ(Visible(out), Visible(want)) << "input \"" << Visible(in) << "\" (" << in.size() << " bytes), prefix \""
+                                           << Visible(prefix) << "\", context " << static_cast<int>(ctx);
+  }
+}
+
+std::string RenderCp1251(std::string_view in, XmlContext ctx, std::string out = "") {
+  AppendXmlCp1251(out, in, ctx);
+  return out;
+}
+
+TEST(AppendXmlCp1251Test, ByHand) {
+  const std::vector<EscapeCase> cases = {
+      {"", kText, k1251, ""},
+      {"plain ascii 123", kText, k1251, "plain ascii 123"},
+      {"a&b<c>\"", kText, k1251, "a&amp;b&lt;c&gt;\""},
+      {"a&b<c>\"", kAttr, k1251, "a&amp;b&lt;c&gt;&quot;"},
+      {"a&b<c>\"", kCData, k1251, "a&b<c>\""},
+      // Cyrillic and the signs of the code page pass as they are.
+      {"\xCF\xF0\xE8\xE2\xE5\xF2 \xA8\xB8", kText, k1251, "\xCF\xF0\xE8\xE2\xE5\xF2 \xA8\xB8"},
+      {"\xB9"
+       "5 \x88 \x97 \xAB\xBB \xA0 \x85",
+       kAttr, k1251,
+       "\xB9"
+       "5 \x88 \x97 \xAB\xBB \xA0 \x85"},
+      {"\x80\x81\x9F\xBF\xC0\xFF", kCData, k1251, "\x80\x81\x9F\xBF\xC0\xFF"},
+      // 0x98, undefined, reads as U+FFFD, which the code page lacks.
+      {"\x98", kText, k1251, "&#65533;"},
+      {"\x98", kAttr, k1251, "&#65533;"},
+      {"a\x98z", kCData, k1251, "a]]>&#65533;<![CDATA[z"},
+      // C0 controls are dropped; TAB, LF, CR are kept, as references in
+      // attributes.
+      {"\x01", kText, k1251, ""},
+      {"a\x01z", kAttr, k1251, "az"},
+      {"a\x00z"s, kCData, k1251, "az"},
+      {"a\x1F\x7Fz", kText, k1251, "a\x7Fz"},
+      {"\t\n\r", kText, k1251, "\t\n\r"},
+      {"\t", kAttr, k1251, "&#9;"},
+      {"\t\n\r", kAttr, k1251, "&#9;&#10;&#13;"},
+      {"\t\n\r", kCData, k1251, "\t\n\r"},
+      // CDATA: "]]>" split.
+      {"x]]>y", kCData, k1251, "x]]]]><![CDATA[>y"},
+      {"]]>]]>", kCData, k1251, "]]]]><![CDATA[>]]]]><![CDATA[>"},
+      {"]]]>", kCData, k1251, "]]]]]><![CDATA[>"},
+      {"]]\x01>", kCData, k1251, "]]]]><![CDATA[>"},
+      {"] ]>", kCData, k1251, "] ]>"},
+      {"x]]>y", kText, k1251, "x]]&gt;y"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(Visible(RenderCp1251(c.in, c.ctx)), Visible(c.want))
+        << "input \"" << Visible(c.in) << "\" context " << static_cast<int>(c.ctx);
+  }
+}
+
+TEST(AppendXmlCp1251Test, CDataSplitLooksAtWhatOutHolds) {
+  EXPECT_EQ(RenderCp1251(">", kCData, "<![CDATA[x]]"), "<![CDATA[x]]]]><![CDATA[>");
+  EXPECT_EQ(RenderCp1251(">y", kCData, "]]"), "]]]]><![CDATA[>y");
+  EXPECT_EQ(RenderCp1251("]>", kCData, "<![CDATA[]"), "<![CDATA[]]]]><![CDATA[>");
+  EXPECT_EQ(RenderCp1251("\x01>", kCData, "]]"), "]]]]><![CDATA[>");
+  EXPECT_EQ(RenderCp1251(">", kCData, "]"), "]>");
+  EXPECT_EQ(RenderCp1251(">", kCData, "] ]"), "] ]>");
+  EXPECT_EQ(RenderCp1251(">", kCData, ""), ">");
+  EXPECT_EQ(RenderCp1251(">", kText, "]]"), "]]&gt;");
+  // Handed over in pieces, the section still never ends early.
+  std::string out = "<![CDATA[";
+  AppendXmlCp1251(out, "a]]", kCData);
+  AppendXmlCp1251(out, ">b", kCData);
+  out += "]]>";
+  EXPECT_EQ(out, "<![CDATA[a]]]]><![CDATA[>b]]>");
+}
+
+TEST(AppendXmlCp1251Test, EveryByteAloneAndAmongLetters) {
+  for (int b = 0; b < 256; ++b) {
+    const std::string c(1, static_cast<char>(b));
+    for (const std::string& in : {c, "a" + c + "z", "\xC6" + c + "\xFF", c + c, "]]" + c + ">", c + "]]>"}) {
+      ExpectCp1251XmlMatchesUtf8Way(in);
+      ExpectCp1251XmlMatchesUtf8Way(in, "]]");
+      ExpectCp1251XmlMatchesUtf8Way(in, "]");
+    }
+  }
+}
+
+TEST(AppendXmlCp1251Test, EveryByteAtEveryOffset) {
+  // The fast paths go 16 bytes at a time: each byte value at each position
+  // of the first three blocks, among letters and among ASCII, and strings
+  // that end right there or a little later.
+  for (size_t pos = 0; pos <= 40; ++pos) {
+    for (size_t after : {0, 1, 15, 16, 17}) {
+      for (int variant : {0, 1, 3}) {
+        const std::string base = Cp1251Plain(pos + 1 + after, variant);
+        for (int b = 0; b < 256; ++b) {
+          std::string in = base;
+          in[pos] = static_cast<char>(b);
+          ExpectCp1251XmlMatchesUtf8Way(in);
+        }
+      }
+    }
+  }
+}
+
+TEST(AppendXmlCp1251Test, InterruptionsAtEveryOffset) {
+  std::vector<std::string> interruptions = Cp1251Interruptions();
+  for (const char* x : {"&", "<", ">", "\"", "'", "]", "]]", "]]>", "]]\x01>", "\t", "\n", "\r", "\x01", "\x1F", "\x7F",
+                        "&\x98<", "\x98\x98\x98", "\"\x98\"", "\xA0\xB9\x88"}) {
+    interruptions.push_back(x);
+  }
+  interruptions.push_back(std::string(20, '&'));
+  interruptions.push_back(std::string(33, '\x98'));
+  for (size_t before = 0; before <= 40; ++before) {
+    for (int variant = 0; variant < 4; ++variant) {
+      const std::string head = Cp1251Plain(before, variant);
+      for (const std::string& x : interruptions) {
+        for (size_t after : {0, 1, 15, 16, 17, 33}) {
+          const std::string in = head + x + Cp1251Plain(after, variant);
+          ExpectCp1251XmlMatchesUtf8Way(in);
+          ExpectCp1251XmlMatchesUtf8Way(in + x + head, "]]");
+        }
+      }
+    }
+  }
+}
+
+TEST(AppendXmlCp1251Test, RandomBytesMatchTheUtf8Way) {
+  static const std::string kMarkup = "&<>\"']]\t\n\r\x01\x00\x98"s;
+  std::mt19937 rng(1251098);
+  for (int iter = 0; iter < 4000; ++iter) {
+    const size_t len = rng() % (iter % 10 == 0 ? 1000 : 70);
+    // Mostly letters and ASCII as text is, some markup; sometimes any byte.
+    const unsigned any = iter % 3 == 0 ? 1 : 2 + rng() % 40;
+    std::string in(len, '\0');
+    for (char& c : in) {
+      const unsigned r = static_cast<unsigned>(rng());
+      if (r % any == 0) {
+        c = static_cast<char>(r >> 8);
+      } else if ((r >> 8) % 8 == 0) {
+        c = kMarkup[(r >> 12) % kMarkup.size()];
+      } else if ((r >> 8) % 4 == 0) {
+        c = static_cast<char>(0x20 + (r >> 12) % 0x5F);
+      } else {
+        c = static_cast<char>(0xC0 + (r >> 12) % 0x40);
+      }
+    }
+    static const std::string kPrefixes[] = {"", "]]", "]", "x", "<![CDATA[x]]"};
+    ExpectCp1251XmlMatchesUtf8Way(in, kPrefixes[iter % 5]);
+    // Every start in the first block, so that blocks begin at every alignment.
+    if (iter % 40 == 0) {
+      for (size_t k = 1; k < std::min<size_t>(in.size(), 17); ++k) ExpectCp1251XmlMatchesUtf8Way(in.substr(k));
+    }
+  }
+}
+
+TEST(AppendXmlCp1251Test, LongInputs) {
+  const size_t n = 100000;
+  std::string letters = Cp1251Plain(n, 0), mixed = Cp1251Plain(n, 1), any(n, '\0');
+  std::mt19937 rng(100000);
+  for (char& c : any) c = static_cast<char>(rng());
+  std::string every_byte;
+  while (every_byte.size() < n) every_byte += static_cast<char>(every_byte.size() % 256);
+  std::string brackets;
+  while (brackets.size() < n) brackets += "]]>";
+  for (const std::string& in : {letters, mixed, any, every_byte, brackets, std::string(n, '\x98'), std::string(n, '&'),
+                                std::string(n, '\x01'), std::string(n, '\t'), letters + "\x98" + letters}) {
+    ExpectCp1251XmlMatchesUtf8Way(in);
+    ExpectCp1251XmlMatchesUtf8Way(in, "]]");
+  }
+  // Appended after a long document: the output grows in place.
+  std::string out(n, 'x');
+  AppendXmlCp1251(out, std::string(n, '\x98'), kCData);
+  EXPECT_EQ(out.size(), n + n * std::string_view("]]>&#65533;<![CDATA[").size());
+}
+
+}  // namespace
+}  // namespace feed
