@@ -4,7 +4,9 @@
 
 #include "text_samples.h"
 
+#include <algorithm>
 #include <cctype>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -488,6 +490,237 @@ TEST(LegacyHtmlTest, LongText) {
   const std::string out = LegacyHtmlToText(in);
   EXPECT_EQ(out.size(), want.size());
   EXPECT_TRUE(out == want);
+}
+
+}  // namespace
+}  // namespace feed
+
+// LegacyHtmlToTextCp1251: the same conversion on windows-1251 bytes
+// (issue #12). The oracle is the UTF-8 way the header names: the bytes read
+// as UTF-8 (FromCp1251 one byte at a time), LegacyHtmlToText, and the
+// result written back in windows-1251 (ToCp1251, U+FFFD as 0x98, the byte
+// it came from).
+namespace feed {
+namespace {
+
+std::string Utf8Of(std::string_view cp1251) {
+  std::string out;
+  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
+  return out;
+}
+
+// `utf8` in windows-1251, or nullopt when it holds a character the code
+// page lacks (or invalid UTF-8). U+FFFD becomes 0x98 when `fffd_as_98`.
+std::optional<std::string> Cp1251Of(std::string_view utf8, bool fffd_as_98) {
+  std::string out;
+  for (size_t i = 0; i < utf8.size();) {
+    size_t len;
+    std::optional<char32_t> cp = DecodeUtf8(utf8.substr(i), &len);
+    i += len;
+    if (!cp) return std::nullopt;
+    if (fffd_as_98 && *cp == 0xFFFD) {
+      out += '\x98';
+      continue;
+    }
+    std::optional<unsigned char> b = ToCp1251(*cp);
+    if (!b) return std::nullopt;
+    out += static_cast<char>(*b);
+  }
+  return out;
+}
+
+// LegacyHtmlToTextCp1251(in) against the UTF-8 way. A U+FFFD in the UTF-8
+// result that a reference (&#65533;) made, not a 0x98 byte, may give
+// nullopt or 0x98: there only the escaped forms are compared.
+void ExpectCp1251MatchesUtf8Way(const std::string& in) {
+  auto exact = std::make_unique<char[]>(in.size() + (in.empty() ? 1 : 0));
+  std::copy(in.begin(), in.end(), exact.get());
+  const std::optional<std::string> got = LegacyHtmlToTextCp1251(std::string_view(exact.get(), in.size()));
+  const std::string utf8 = LegacyHtmlToText(Utf8Of(in));
+  const std::optional<std::string> want = Cp1251Of(utf8, /*fffd_as_98=*/true);
+  // With each 0x98 byte made a letter, a U+FFFD left can only be a reference's.
+  std::string no98 = in;
+  std::replace(no98.begin(), no98.end(), '\x98', '\xC6');
+  const bool fffd_from_reference = LegacyHtmlToText(Utf8Of(no98)).find("\uFFFD") != std::string::npos;
+  if (want && fffd_from_reference) {
+    if (!got) return;
+    std::string got_xml, want_xml;
+    AppendXmlCp1251(got_xml, *got, XmlContext::kText);
+    AppendXml(want_xml, utf8, XmlContext::kText, Charset::kWindows1251);
+    ASSERT_EQ(Visible(got_xml), Visible(want_xml)) << "input \"" << Visible(in) << "\" gave \"" << Visible(*got) << "\"";
+    return;
+  }
+  if (!want) {
+    ASSERT_FALSE(got.has_value()) << "input \"" << Visible(in) << "\" gave \"" << Visible(*got)
+                                  << "\" but the UTF-8 way gives \"" << Visible(utf8) << "\"";
+    return;
+  }
+  ASSERT_TRUE(got.has_value()) << "input \"" << Visible(in) << "\" gave nullopt, want \"" << Visible(*want) << "\"";
+  if (*got == *want) return;
+  ASSERT_EQ(Visible(*got), Visible(*want)) << "input \"" << Visible(in) << "\" (" << in.size() << " bytes)";
+}
+
+struct Cp1251Case {
+  std::string name;
+  std::string in;
+  std::optional<std::string> want;
+};
+
+TEST(LegacyHtmlCp1251Test, ByHand) {
+  const std::vector<Cp1251Case> cases = {
+      {"empty", "", ""},
+      {"board sample",
+       "  <b>\xD1\xF0\xEE\xF7\xED\xEE!</b> \xCF\xF0\xEE\xE4\xE0\xEC &quot;\xC6\xE8\xE3\xF3\xEB\xE8&quot;<br>"
+       "\xF2\xE5\xEB. &#8470;5\x01 <script>alert(1)</script>  ",
+       "\xD1\xF0\xEE\xF7\xED\xEE! \xCF\xF0\xEE\xE4\xE0\xEC \"\xC6\xE8\xE3\xF3\xEB\xE8\"\n\xF2\xE5\xEB. \xB9"
+       "5"},
+      {"tags stripped", "<b>bold</b> <i>\xEA\xF3\xF0</i>", "bold \xEA\xF3\xF0"},
+      {"br", "a<br>b<br />c", "a\nb\nc"},
+      {"p and div", "<p>a</p><div>b</div>", "a\nb"},
+      {"quot", "&quot;x&quot;", "\"x\""},
+      {"amp lt gt", "&amp;&lt;&gt;", "&<>"},
+      {"decodes once", "&amp;quot;", "&quot;"},
+      {"nbsp is a space", "a&nbsp;b", "a b"},
+      {"laquo raquo", "&laquo;\xC5\xEB\xEA\xE0&raquo;", "\xAB\xC5\xEB\xEA\xE0\xBB"},
+      {"numero decimal", "&#8470;5",
+       "\xB9"
+       "5"},
+      {"numero hex", "&#x2116;", "\xB9"},
+      {"mdash", "a&mdash;b", "a\x97" "b"},
+      {"ndash hellip euro", "&ndash;&hellip;&euro;", "\x96\x85\x88"},
+      {"copy deg", "&copy;&deg;", "\xA9\xB0"},
+      {"cyrillic reference", "&#1046;&#x436;", "\xC6\xE6"},
+      {"cyrillic passes", "\xA8\xE6\xE8\xEA \xB8\xEB\xEA\xE0 \xB2\xBF\xBA\xA5",
+       "\xA8\xE6\xE8\xEA \xB8\xEB\xEA\xE0 \xB2\xBF\xBA\xA5"},
+      {"the high half's signs pass", "\x80\x81\x82\x85\x88\x8A\x99\x9F\xA6\xAB\xB9\xBB",
+       "\x80\x81\x82\x85\x88\x8A\x99\x9F\xA6\xAB\xB9\xBB"},
+      {"0xA0 byte is a visible character", "a\xA0" "b", "a\xA0" "b"},
+      {"0xA0 byte is not trimmed", "\xA0", "\xA0"},
+      {"0x98 byte is kept", "a\x98z", "a\x98z"},
+      {"spaces collapse", "a   b\t\tc", "a b c"},
+      {"trimmed", "  \xC0  ", "\xC0"},
+      {"blank lines collapse", "a\n\n\nb", "a\nb"},
+      {"script removed", "\xC0<script>alert('\xC1')</script>\xC2", "\xC0\xC2"},
+      {"style removed", "<style>p{}</style>\xC0", "\xC0"},
+      {"comment removed", "a<!-- \xC0 -->b", "ab"},
+      {"control chars dropped", "a\x01" "b\x08" "c\x1F" "d\x7F" "e", "abcde"},
+      {"NUL dropped", "a\x00" "b"s, "ab"},
+      {"CR LF", "a\r\nb", "a\nb"},
+      {"lone CR", "a\rb", "a\nb"},
+      {"'<' that is text", "a < b, <\xD6\xE5\xED\xE0>", "a < b, <\xD6\xE5\xED\xE0>"},
+      {"unknown reference kept", "&foo; AT&T", "&foo; AT&T"},
+      {"invalid reference dropped", "a&#0;b", "ab"},
+      {"emoji reference", "&#128512;", std::nullopt},
+      {"emoji hex reference", "\xC0 &#x1F600; \xC0", std::nullopt},
+      {"alpha", "&alpha;", std::nullopt},
+      {"latin e acute", "caf&eacute;", std::nullopt},
+      {"emoji reference in a script is removed", "<script>&#128512;</script>x", "x"},
+      {"emoji reference in a tag is removed", "<b title=\"&#128512;\">x</b>", "x"},
+      {"emoji reference double-encoded", "&amp;#128512;", "&#128512;"},
+  };
+  for (const auto& c : cases) {
+    const std::optional<std::string> got = LegacyHtmlToTextCp1251(c.in);
+    EXPECT_EQ(got.has_value(), c.want.has_value()) << c.name << ": \"" << Visible(c.in) << "\"";
+    if (got && c.want) {
+      EXPECT_EQ(Visible(*got), Visible(*c.want)) << c.name << ": \"" << Visible(c.in) << "\"";
+    }
+    ExpectCp1251MatchesUtf8Way(c.in);
+  }
+}
+
+TEST(LegacyHtmlCp1251Test, ReplacementCharacterReference) {
+  // &#65533; decodes to U+FFFD: either nullopt (the UTF-8 way writes it) or
+  // 0x98, which AppendXmlCp1251 writes as the same "&#65533;".
+  for (const char* in : {"&#65533;", "&#xFFFD;", "a&#65533;b", "\x98&#65533;"}) {
+    const std::optional<std::string> got = LegacyHtmlToTextCp1251(in);
+    if (got) {
+      std::string xml;
+      AppendXmlCp1251(xml, *got, XmlContext::kText);
+      std::string want;
+      AppendXml(want, LegacyHtmlToText(Utf8Of(in)), XmlContext::kText, Charset::kWindows1251);
+      EXPECT_EQ(xml, want) << in;
+    }
+    ExpectCp1251MatchesUtf8Way(in);
+  }
+}
+
+TEST(LegacyHtmlCp1251Test, EveryByteAloneAndAmongLetters) {
+  for (int b = 0; b < 256; ++b) {
+    const std::string c(1, static_cast<char>(b));
+    for (const std::string& in : {c, "a" + c + "z", " \xC6" + c + "\xFF ", "<" + c + ">x", "&" + c + ";", c + c}) {
+      ExpectCp1251MatchesUtf8Way(in);
+    }
+  }
+}
+
+// The samples of the tests above in windows-1251: PlainText and the pieces
+// of board text, where the code page has their characters.
+std::optional<std::string> Cp1251Sample(std::string_view utf8) { return Cp1251Of(utf8, /*fffd_as_98=*/false); }
+
+TEST(LegacyHtmlCp1251Test, SamplesAtEveryOffsetMatchTheUtf8Way) {
+  std::vector<std::string> pieces;
+  for (const auto& [piece, meaning] : kPieces) {
+    if (std::optional<std::string> p = Cp1251Sample(piece)) pieces.push_back(*p);
+  }
+  // What only windows-1251 has: bytes that are not UTF-8 characters there.
+  for (const char* p : {"\x98", "\xA0", "\xA0\xA0", " \xA0 ", "\x85", "\xC0\xC1", "&#8470;\x98", "<\xC6>", "&\xC6;",
+                        "&#x1F600;", "&alpha;", "&#65533;", "<br>\x98<br>", "\r\n\x98\r\n"}) {
+    pieces.push_back(p);
+  }
+  size_t samples = 0;
+  for (size_t before = 0; before <= 36; ++before) {
+    for (int variant = 0; variant < 3; ++variant) {
+      const std::string head = *Cp1251Sample(PlainText(before, variant));
+      for (const std::string& piece : pieces) {
+        for (size_t after : {0, 1, 2, 17, 40}) {
+          ExpectCp1251MatchesUtf8Way(head + piece + *Cp1251Sample(PlainText(after, variant)));
+          ++samples;
+        }
+      }
+    }
+  }
+  EXPECT_GT(samples, 10000u);
+  std::mt19937 rng(8470);
+  for (int iter = 0; iter < 20000; ++iter) {
+    if (std::optional<std::string> in = Cp1251Sample(RandomHtml(rng))) ExpectCp1251MatchesUtf8Way(*in);
+  }
+}
+
+TEST(LegacyHtmlCp1251Test, RandomBytesMatchTheUtf8Way) {
+  static const std::vector<std::string> kWords = {
+      "<", ">", "&", ";", "#", "x", "X", "/", "!", "-", "=", "\"", " ", "  ", "\t", "\n", "\r", "\r\n",
+      "0", "1", "9", "a", "F", "Z", "b", "br", "p", "script", "style", "!--", "--", "amp", "quot", "nbsp",
+      "laquo", "mdash", "alpha", "8470", "128512", "65533", "x2116", "1046", "\x98", "\xA0", "\xC0", "\xFF",
+      "\xB9", "\x85", "\x01", "\x00"s, "\x7F", "\x81", "\xCF\xF0\xEE\xE4\xE0\xEC",
+  };
+  std::mt19937 rng(12);
+  for (int iter = 0; iter < 20000; ++iter) {
+    // Letters of the code page up to around a 16-byte boundary, then a
+    // random mix.
+    std::string in;
+    const size_t lead = rng() % 40;
+    for (size_t k = 0; k < lead; ++k) in += static_cast<char>(rng() % 5 == 0 ? ' ' : 0xC0 + rng() % 0x40);
+    const size_t words = rng() % (iter % 10 == 0 ? 200 : 25);
+    for (size_t k = 0; k < words; ++k) {
+      if (rng() % 8 == 0) {
+        in += static_cast<char>(rng());  // any byte at all
+      } else {
+        in += kWords[rng() % kWords.size()];
+      }
+    }
+    ExpectCp1251MatchesUtf8Way(in);
+  }
+}
+
+TEST(LegacyHtmlCp1251Test, LongText) {
+  std::string in;
+  for (int k = 0; k < 2000; ++k) {
+    in += k % 97 == 0 ? "<br>  \xA8\xEB\xEA\xE0,\t\t\xB8\xE6\xE8\xEA \x98 &laquo;" : "\xCF\xF0\xEE\xE4\xE0\xEC \xE3\xE0\xF0\xE0\xE6 ";
+  }
+  ExpectCp1251MatchesUtf8Way(in);
+  ExpectCp1251MatchesUtf8Way(in + "&#128512;");
+  ExpectCp1251MatchesUtf8Way(std::string(100000, '\xE0'));
+  ExpectCp1251MatchesUtf8Way(std::string(100000, ' ') + "\xE0" + std::string(100000, '\n'));
 }
 
 }  // namespace
