@@ -2,8 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include "text_samples.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "datetime.h"
 #include "time_zone.h"
+#include "xml_text.h"
 
 namespace feed {
 namespace {
@@ -127,6 +135,185 @@ TEST(Filters, UnknownNamesAreNotFilters) {
   EXPECT_EQ(FindFilter("nosuch"), nullptr);
   EXPECT_EQ(FindFilter(""), nullptr);
   EXPECT_NE(FilterNames().find("plain, trim, flag"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace feed
+
+// The filters' windows-1251 ways (issue #12) against the UTF-8 filters: the
+// bytes read as UTF-8 (FromCp1251 one byte at a time), the UTF-8 filter,
+// its output written back in windows-1251 (ToCp1251, U+FFFD as 0x98, the
+// byte it came from); false with nothing appended where the code page
+// lacks a character of it.
+namespace feed {
+namespace {
+
+using namespace std::string_literals;
+using feed::testing::Visible;
+
+const char* const kCp1251Filters[] = {"plain",      "trim",     "flag",     "date",    "datetime",
+                                      "dmy",        "rfc822",   "rfc3339",  "rfc3339utc", "noscheme",
+                                      "isolocal",   "ymdhm",    "filesize"};
+
+std::string Utf8Of(std::string_view cp1251) {
+  std::string out;
+  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
+  return out;
+}
+
+std::optional<std::string> Cp1251Of(std::string_view utf8) {
+  std::string out;
+  for (size_t i = 0; i < utf8.size();) {
+    size_t len;
+    std::optional<char32_t> cp = DecodeUtf8(utf8.substr(i), &len);
+    i += len;
+    if (!cp) return std::nullopt;
+    if (*cp == 0xFFFD) {
+      out += '\x98';
+      continue;
+    }
+    std::optional<unsigned char> b = ToCp1251(*cp);
+    if (!b) return std::nullopt;
+    out += static_cast<char>(*b);
+  }
+  return out;
+}
+
+const TimeZone& Kiev() {
+  static const TimeZone zone = *TimeZone::Load("Europe/Kiev");
+  return zone;
+}
+
+// The windows-1251 way of `name` on `in`, after a prefix that must stay,
+// against the UTF-8 way.
+void ExpectCp1251WayMatches(const char* name, const std::string& in) {
+  Cp1251FilterFn f = FindCp1251Filter(name);
+  ASSERT_NE(f, nullptr) << name;
+  const std::string prefix = "pre\xC6";
+  std::string out = prefix;
+  const bool ok = f(in, out, Kiev());
+  std::string utf8;
+  FindFilter(name)(Utf8Of(in), utf8, Kiev());
+  const std::optional<std::string> want = Cp1251Of(utf8);
+  const std::string where = std::string(name) + "(\"" + Visible(in) + "\")";
+  if (!want) {
+    EXPECT_FALSE(ok) << where << " gave \"" << Visible(out) << "\" but the UTF-8 way gives \"" << Visible(utf8)
+                     << "\"";
+    EXPECT_EQ(Visible(out), Visible(prefix)) << where << " returned false having appended";
+    return;
+  }
+  ASSERT_TRUE(ok) << where << " returned false, want \"" << Visible(*want) << "\"";
+  EXPECT_EQ(Visible(out), Visible(prefix + *want)) << where;
+}
+
+TEST(Cp1251Filters, OnlyUrlAndBaiduFileTypeHaveNone) {
+  EXPECT_EQ(FindCp1251Filter("url"), nullptr);
+  EXPECT_EQ(FindCp1251Filter("baidu_filetype"), nullptr);
+  EXPECT_EQ(FindCp1251Filter("nosuch"), nullptr);
+  EXPECT_EQ(FindCp1251Filter(""), nullptr);
+  EXPECT_EQ(FindCp1251Filter("Plain"), nullptr);
+  for (const char* name : kCp1251Filters) EXPECT_NE(FindCp1251Filter(name), nullptr) << name;
+  // Every filter there is, by FilterNames.
+  const std::string names = FilterNames();
+  for (size_t start = 0; start < names.size();) {
+    size_t end = names.find(", ", start);
+    if (end == std::string::npos) end = names.size();
+    const std::string name = names.substr(start, end - start);
+    const bool none = name == "url" || name == "baidu_filetype";
+    EXPECT_EQ(FindCp1251Filter(name) == nullptr, none) << name;
+    start = end + 2;
+  }
+}
+
+TEST(Cp1251Filters, EachFilterMatchesTheUtf8Way) {
+  const std::vector<std::string> inputs = {
+      "",
+      " ",
+      "   \t ",
+      "0",
+      " 0 ",
+      "1",
+      "\xCF\xF0\xEE\xE4\xE0\xEC \xE3\xE0\xF0\xE0\xE6",  // Продам гараж
+      " <b>\xCF\xF0\xEE\xE4\xE0\xEC</b> &quot;\xC2\xC0\xC7&quot;<br>\xF2\xE5\xEB. &#8470;5 ",
+      "&laquo;\xC0\xE1\xE2&raquo; &mdash; &euro;",
+      "\xA8\xB8\xB2\xB3\xAA\xBA\xAF\xBF\xA5\xB4 \x80\x81\x85\x88\x96\x97\x99\xB9",
+      "\xA0\xCF\xF0\xE8\xE2\xE5\xF2\xA0",
+      "2026-11-30 12:34:56",
+      " 2026-11-30 12:34:56 ",
+      "2026-11-30",
+      "2026-10-25 03:30:00",
+      "2026-13-07",
+      "2026-11-30 12:34:56\xC0",
+      "\xA0" "2026-11-30",
+      "@1700000000",
+      " @1700000000 ",
+      "@",
+      "@-5",
+      "@12\xC0",
+      "http://x/\xFB",
+      "https://\xF1\xE0\xE9\xF2.\xF0\xF4/\xEE\xE1?\xE0=1",
+      "\xF1\xE0\xE9\xF2://x",
+      "x/\xFB",
+      "1024",
+      " 2048 ",
+      "5000000000000",
+      "12.5",
+      "-5",
+      "\x98",
+      "a\x98z",
+      " \x98 ",
+      "\x01\x02\x1F",
+      "a\x01z",
+      "a\x00z"s,
+      "\t\r\n",
+      "a\r\nb",
+      "\x7F",
+      "&#128512;",
+      "\xC0&#x1F600;\xC0",
+      "&alpha;",
+      "caf&eacute;",
+      "<script>&#128512;</script>\xC0",
+      "&amp;#128512;",
+  };
+  for (const char* name : kCp1251Filters) {
+    for (const std::string& in : inputs) ExpectCp1251WayMatches(name, in);
+    for (int b = 0; b < 256; ++b) {
+      const std::string c(1, static_cast<char>(b));
+      ExpectCp1251WayMatches(name, c);
+      ExpectCp1251WayMatches(name, " " + c + "\xC0 ");
+    }
+  }
+}
+
+TEST(Cp1251Filters, ByHand) {
+  const TimeZone& zone = Kiev();
+  std::string out;
+  EXPECT_TRUE(FindCp1251Filter("plain")(" <b>\xCF\xF0\xEE\xE4\xE0\xEC</b> &laquo;\xC2\xC0\xC7&raquo;<br>&#8470;5 ",
+                                        out, zone));
+  EXPECT_EQ(Visible(out), Visible("\xCF\xF0\xEE\xE4\xE0\xEC \xAB\xC2\xC0\xC7\xBB\n\xB9"
+                                  "5"));
+  out = "x";
+  EXPECT_FALSE(FindCp1251Filter("plain")("&#128512;", out, zone));
+  EXPECT_EQ(out, "x");
+  out.clear();
+  EXPECT_FALSE(FindCp1251Filter("plain")("\xC0 &alpha; \xC0", out, zone));
+  EXPECT_EQ(out, "");
+  out.clear();
+  EXPECT_TRUE(FindCp1251Filter("trim")(" \t\xCF\x98\xA0 \r\n", out, zone));
+  EXPECT_EQ(Visible(out), Visible("\xCF\x98\xA0"));
+  out.clear();
+  EXPECT_TRUE(FindCp1251Filter("flag")("\xC0", out, zone));
+  EXPECT_TRUE(FindCp1251Filter("flag")(" 0 ", out, zone));
+  EXPECT_EQ(out, "10");
+  out.clear();
+  EXPECT_TRUE(FindCp1251Filter("rfc3339utc")("2026-11-01 12:00:00", out, zone));
+  EXPECT_EQ(out, "2026-11-01T10:00:00Z");
+  out.clear();
+  EXPECT_TRUE(FindCp1251Filter("date")("\xC0", out, zone));
+  EXPECT_EQ(out, "");
+  out.clear();
+  EXPECT_TRUE(FindCp1251Filter("noscheme")("http://\xF1\xE0\xE9\xF2.\xF0\xF4/", out, zone));
+  EXPECT_EQ(Visible(out), Visible("\xF1\xE0\xE9\xF2.\xF0\xF4/"));
 }
 
 }  // namespace
