@@ -296,6 +296,18 @@ std::string FormatHttpDate(UnixTime t) {
 }
 
 std::string FormatDate(const LocalTime& t) {
+  // Every Yads row has a date: the usual case without printf, as in
+  // AppendYmdHms.
+  if (t.year >= 0 && t.year <= 9999 && t.month >= 0 && t.month <= 99 && t.day >= 0 && t.day <= 99) {
+    char b[10];
+    Put2(b, t.year / 100);
+    Put2(b + 2, t.year % 100);
+    b[4] = '-';
+    Put2(b + 5, t.month);
+    b[7] = '-';
+    Put2(b + 8, t.day);
+    return std::string(b, sizeof b);
+  }
   char buf[48];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", t.year, t.month, t.day);
   return buf;

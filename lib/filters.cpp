@@ -1,5 +1,6 @@
 #include "filters.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -13,7 +14,7 @@ namespace feed {
 namespace {
 
 // Legacy HTML to plain text (tags stripped, entities decoded once).
-void Plain(std::string_view in, std::string& out, const TimeZone&) { out += LegacyHtmlToText(in); }
+void Plain(std::string_view in, std::string& out, const TimeZone&) { AppendLegacyHtmlToText(out, in); }
 
 void Trim(std::string_view in, std::string& out, const TimeZone&) { out += TrimSpace(in); }
 
@@ -80,10 +81,17 @@ void Rfc3339Utc(std::string_view in, std::string& out, const TimeZone& zone) {
   if (auto t = AsUnix(in, zone)) out += FormatRfc3339Utc(*t);
 }
 // "http://www.site/x" -> "www.site/x" (Yads wants the address without it).
+// A scheme is a letter, then letters, digits, '+', '-' or '.' (RFC 3986),
+// at most 9 of them.
 void NoScheme(std::string_view in, std::string& out, const TimeZone&) {
   std::string_view s = TrimSpace(in);
   size_t p = s.find("://");
-  if (p != std::string_view::npos && p > 0 && p < 10) s.remove_prefix(p + 3);
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  auto scheme_char = [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'; };
+  if (p != std::string_view::npos && p > 0 && p < 10 && letter(s[0]) &&
+      std::all_of(s.begin(), s.begin() + p, scheme_char)) {
+    s.remove_prefix(p + 3);
+  }
   out += s;
 }
 
@@ -197,16 +205,42 @@ void BaiduFileType(std::string_view in, std::string& out, const TimeZone&) {
   out += t ? t : "其他";
 }
 
+// The windows-1251 ways (filters.h).
+bool PlainCp1251(std::string_view in, std::string& out, const TimeZone&) {
+  return AppendLegacyHtmlToTextCp1251(out, in);
+}
+
+// A filter that only reads ASCII (spaces, digits, "://") and writes ASCII
+// or a piece of its input works on windows-1251 bytes as it does on UTF-8:
+// windows-1251 has ASCII where UTF-8 has it, and no byte of a windows-1251
+// character is ASCII.
+template <FilterFn kFn>
+bool SameOnBytes(std::string_view in, std::string& out, const TimeZone& zone) {
+  kFn(in, out, zone);
+  return true;
+}
+
 struct Entry {
   const char* name;
   FilterFn fn;
+  Cp1251FilterFn cp1251;  // nullptr: values through it take the UTF-8 way
 };
 constexpr Entry kFilters[] = {
-    {"plain", Plain},           {"trim", Trim},         {"flag", Flag},     {"date", Date},
-    {"datetime", DateTime},     {"dmy", DayMonthYear},  {"rfc822", Rfc822}, {"rfc3339", Rfc3339},
-    {"rfc3339utc", Rfc3339Utc}, {"noscheme", NoScheme},   {"url", Url},
-    {"isolocal", IsoLocal},     {"ymdhm", YmdHm},       {"filesize", FileSize},
-    {"baidu_filetype", BaiduFileType},
+    {"plain", Plain, PlainCp1251},
+    {"trim", Trim, SameOnBytes<Trim>},
+    {"flag", Flag, SameOnBytes<Flag>},
+    {"date", Date, SameOnBytes<Date>},
+    {"datetime", DateTime, SameOnBytes<DateTime>},
+    {"dmy", DayMonthYear, SameOnBytes<DayMonthYear>},
+    {"rfc822", Rfc822, SameOnBytes<Rfc822>},
+    {"rfc3339", Rfc3339, SameOnBytes<Rfc3339>},
+    {"rfc3339utc", Rfc3339Utc, SameOnBytes<Rfc3339Utc>},
+    {"noscheme", NoScheme, SameOnBytes<NoScheme>},
+    {"url", Url, nullptr},  // percent-encodes the UTF-8 of a character
+    {"isolocal", IsoLocal, SameOnBytes<IsoLocal>},
+    {"ymdhm", YmdHm, SameOnBytes<YmdHm>},
+    {"filesize", FileSize, SameOnBytes<FileSize>},
+    {"baidu_filetype", BaiduFileType, nullptr},  // writes Chinese
 };
 
 }  // namespace
@@ -214,6 +248,13 @@ constexpr Entry kFilters[] = {
 FilterFn FindFilter(std::string_view name) {
   for (const Entry& e : kFilters) {
     if (name == e.name) return e.fn;
+  }
+  return nullptr;
+}
+
+Cp1251FilterFn FindCp1251Filter(std::string_view name) {
+  for (const Entry& e : kFilters) {
+    if (name == e.name) return e.cp1251;
   }
   return nullptr;
 }

@@ -198,13 +198,17 @@ inline __m128i Splat(unsigned char c) { return _mm_set1_epi8(static_cast<char>(c
 // break is only written once the next visible character arrives, so runs
 // collapse and the ends come out trimmed with no second pass. Written through
 // a pointer into a buffer sized up front (the text never comes out longer
-// than the HTML, but the writer does not rely on it).
+// than the HTML, but the writer does not rely on it). kCp1251: the text is
+// windows-1251 bytes, one a character, rather than UTF-8.
+template <bool kCp1251>
 class PlainTextWriter {
  public:
-  explicit PlainTextWriter(size_t capacity) {
-    out_.resize(capacity + kSlack);
-    begin_ = p_ = out_.data();
-    end_ = begin_ + out_.size();
+  // Appends to `out` (which is resized as the text grows: Finish() sets its
+  // final size).
+  PlainTextWriter(std::string& out, size_t capacity) : out_(out), base_(out.size()) {
+    out_.resize(base_ + capacity + kSlack);
+    begin_ = p_ = out_.data() + base_;
+    end_ = out_.data() + out_.size();
   }
   PlainTextWriter(const PlainTextWriter&) = delete;
   PlainTextWriter& operator=(const PlainTextWriter&) = delete;
@@ -213,7 +217,8 @@ class PlainTextWriter {
   // and a space before a visible character goes out as it is.
   bool Clean() const { return gap_ == Gap::kNone && !guard_lt_ && p_ != begin_; }
 
-  // A visible character given as its UTF-8 bytes (1-4).
+  // A visible character given as its bytes (1-4 of UTF-8, or the one of
+  // windows-1251).
   void Visible(const char* bytes, size_t len, bool tag_start) {
     Room();
     if (p_ != begin_) {
@@ -235,10 +240,23 @@ class PlainTextWriter {
   void VisibleAscii(char c) { Visible(&c, 1, IsTagStart(static_cast<unsigned char>(c))); }
 
   void Visible(char32_t cp) {
-    std::string utf8;
-    AppendUtf8(utf8, cp);
-    Visible(utf8.data(), utf8.size(), IsTagStart(cp));
+    if constexpr (kCp1251) {
+      std::optional<unsigned char> b = ToCp1251(cp);
+      if (!b) {
+        lacking_ = true;  // the caller gives up on the windows-1251 way
+        return;
+      }
+      const char c = static_cast<char>(*b);
+      Visible(&c, 1, IsTagStart(cp));
+    } else {
+      std::string utf8;
+      AppendUtf8(utf8, cp);
+      Visible(utf8.data(), utf8.size(), IsTagStart(cp));
+    }
   }
+
+  // kCp1251: a character reference stood for a character windows-1251 lacks.
+  bool lacking() const { return lacking_; }
 
   void Space() {
     if (gap_ == Gap::kNone) gap_ = Gap::kSpace;
@@ -266,9 +284,10 @@ class PlainTextWriter {
 #if defined(__SSE2__)
   // The fast path (REQUIRES: Clean()): from s[i], a character boundary,
   // copies every character that goes out exactly as it came in (printable
-  // ASCII other than '<' and '&', two-byte sequences from U+00C0 up, and
-  // single spaces with a visible character after them), 16 bytes at a time
-  // at a fixed stride, and returns where the first other one starts.
+  // ASCII other than '<' and '&', two-byte sequences from U+00C0 up or, in
+  // windows-1251, every byte from 0x80 up, and single spaces with a visible
+  // character after them), 16 bytes at a time at a fixed stride, and
+  // returns where the first other one starts.
   size_t CopyPlain(const unsigned char* s, size_t i, size_t n) {
     const size_t start = i;
     char* p = p_;              // a local: stores through it cannot change it
@@ -297,6 +316,26 @@ class PlainTextWriter {
           Mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, Splat('<')), _mm_cmpeq_epi8(x, Splat('&'))),
                             _mm_cmpeq_epi8(x, Splat(0x7F))));
       const unsigned space = Mask(_mm_cmpeq_epi8(x, Splat(' ')));
+      if constexpr (kCp1251) {
+        // Every byte from 0x80 up is a visible character of the code page.
+        const unsigned bad = special | (space & (((space << 1) | space_carry) & 0xFFFF));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
+        if (bad == 0) {
+          space_carry = space >> 15;
+          p += 16;
+          i += 16;
+          continue;
+        }
+        const unsigned k = static_cast<unsigned>(__builtin_ctz(bad));
+        p += k;
+        i += k;
+        if (i > start && s[i - 1] == ' ') {
+          --i;
+          --p;
+        }
+        p_ = p;
+        return i;
+      }
       // Leads C3-DF (C2 starts the C1 controls, left to the slow path),
       // continuations 80-BF.
       const unsigned lead = Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC2)), _mm_cmplt_epi8(x, Splat(0xE0))));
@@ -334,10 +373,9 @@ class PlainTextWriter {
   }
 #endif
 
-  std::string Take() {
-    out_.resize(static_cast<size_t>(p_ - begin_));
-    return std::move(out_);
-  }
+  void Finish() { out_.resize(base_ + static_cast<size_t>(p_ - begin_)); }
+  // Leaves the output as it was before the writer.
+  void Undo() { out_.resize(base_); }
 
  private:
   enum class Gap { kNone, kSpace, kLine };
@@ -348,17 +386,19 @@ class PlainTextWriter {
   void Grow() {
     const size_t written = static_cast<size_t>(p_ - begin_);
     out_.resize(out_.size() * 2 + kSlack);
-    begin_ = out_.data();
+    begin_ = out_.data() + base_;
     p_ = begin_ + written;
-    end_ = begin_ + out_.size();
+    end_ = out_.data() + out_.size();
   }
 
-  std::string out_;
+  std::string& out_;
+  const size_t base_;
   char* begin_;
   char* p_;
   char* end_;
   Gap gap_ = Gap::kNone;
   bool guard_lt_ = false;
+  bool lacking_ = false;
 };
 
 // From `from`, past the close tag of raw-content element `name`, or the end
@@ -379,7 +419,8 @@ size_t SkipElementContent(std::string_view s, size_t from, std::string_view name
 
 // Handles the '<' at `i`: a tag, a comment, or a '<' that is just text.
 // Returns where the text continues.
-size_t Markup(std::string_view s, size_t i, PlainTextWriter& w) {
+template <class Writer>
+size_t Markup(std::string_view s, size_t i, Writer& w) {
   const size_t n = s.size();
   if (i + 1 == n || !IsTagStart(static_cast<unsigned char>(s[i + 1]))) {
     w.VisibleAscii('<');
@@ -415,11 +456,16 @@ size_t Markup(std::string_view s, size_t i, PlainTextWriter& w) {
 
 }  // namespace
 
-std::string LegacyHtmlToText(std::string_view html) {
+namespace {
+
+// LegacyHtmlToText's loop, into `w`; kCp1251: `html` and the text are
+// windows-1251. False when a reference stood for a character windows-1251
+// lacks (kCp1251 only).
+template <bool kCp1251>
+bool Convert(std::string_view html, PlainTextWriter<kCp1251>& w) {
   const char* const s = html.data();
   const auto* const u = reinterpret_cast<const unsigned char*>(s);
   const size_t n = html.size();
-  PlainTextWriter w(n);
   size_t i = 0;
 #if defined(__SSE2__)
   size_t vector_from = 0;  // no 16-byte copy before this (backs off on text it cannot help)
@@ -453,6 +499,9 @@ std::string LegacyHtmlToText(std::string_view html) {
             ++i;
           } else {
             w.Character(ref.cp);
+            if constexpr (kCp1251) {
+              if (w.lacking()) return false;
+            }
             i += ref.length;
           }
           continue;
@@ -473,6 +522,11 @@ std::string LegacyHtmlToText(std::string_view html) {
           }
           break;
       }
+      ++i;
+    } else if constexpr (kCp1251) {
+      // Every byte from 0x80 up is a visible character of the code page
+      // (0x98, undefined, too: it reads as U+FFFD), none of them a space.
+      w.Visible(s + i, 1, false);
       ++i;
     } else if (c >= 0xC2 && c <= 0xDF && i + 1 < n && IsContinuation(u[i + 1])) {
       // Two-byte sequences are copied as they came, save the C1 controls
@@ -496,7 +550,37 @@ std::string LegacyHtmlToText(std::string_view html) {
       i += len;
     }
   }
-  return w.Take();
+  return true;
+}
+
+}  // namespace
+
+void AppendLegacyHtmlToText(std::string& out, std::string_view html) {
+  PlainTextWriter<false> w(out, html.size());
+  Convert(html, w);
+  w.Finish();
+}
+
+std::string LegacyHtmlToText(std::string_view html) {
+  std::string out;
+  AppendLegacyHtmlToText(out, html);
+  return out;
+}
+
+bool AppendLegacyHtmlToTextCp1251(std::string& out, std::string_view cp1251) {
+  PlainTextWriter<true> w(out, cp1251.size());
+  if (!Convert(cp1251, w)) {
+    w.Undo();
+    return false;
+  }
+  w.Finish();
+  return true;
+}
+
+std::optional<std::string> LegacyHtmlToTextCp1251(std::string_view cp1251) {
+  std::string out;
+  if (!AppendLegacyHtmlToTextCp1251(out, cp1251)) return std::nullopt;
+  return out;
 }
 
 }  // namespace feed

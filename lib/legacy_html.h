@@ -33,6 +33,8 @@ namespace feed {
 //  - runs of spaces and tabs collapse to one space, runs of blank lines to a
 //    single line break, and the result is trimmed.
 std::string LegacyHtmlToText(std::string_view html);
+// The same, appended to `out`.
+void AppendLegacyHtmlToText(std::string& out, std::string_view html);
 
 // The same on windows-1251 text (a cp1251 connection's bytes), giving
 // windows-1251 text: byte for byte LegacyHtmlToText of the text read as
@@ -41,5 +43,8 @@ std::string LegacyHtmlToText(std::string_view html);
 // does not have (&#128512;, &alpha;): the caller then takes the UTF-8 way,
 // where the encoder writes such characters as references.
 std::optional<std::string> LegacyHtmlToTextCp1251(std::string_view cp1251);
+// The same, appended to `out`; false, with `out` as it was, instead of
+// nullopt.
+bool AppendLegacyHtmlToTextCp1251(std::string& out, std::string_view cp1251);
 
 }  // namespace feed

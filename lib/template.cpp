@@ -27,6 +27,12 @@ struct Op {
   int scope = 0;        // 0: the row; s > 0: Plan::scopes[s - 1] (also kRepeat's scope)
   DocVar doc = DocVar::kDate;
   std::vector<FilterFn> filters;
+  // kRowValue: each filter's windows-1251 way, when every filter has one
+  // (filters.h); empty otherwise. See cp1251 below.
+  std::vector<Cp1251FilterFn> cp1251_filters;
+  // kRowValue: a windows-1251 value may go the windows-1251 way (no
+  // filter, or each has a windows-1251 way).
+  bool cp1251 = true;
   XmlContext ctx = XmlContext::kText;
   bool negate = false;  // kIf: "!name"
   size_t skip_to = 0;   // kIf: where to go when the test fails; kRepeat: the op after its body
@@ -67,6 +73,10 @@ size_t CountChars(std::string_view s) {
 struct Template::Plan {
   std::string file;
   std::unique_ptr<Encoder> enc;
+  // The document is windows-1251 XML: a row's windows-1251 values (a cp1251
+  // connection's) are written without a trip through UTF-8 where their
+  // filters allow (Op::cp1251).
+  bool cp1251_out = false;
   TimeZone zone = TimeZone::Utc();  // for the date filters
   std::vector<Op> head, row, tail;
   std::vector<std::string> fields;  // row fields named, in first-use order
@@ -203,7 +213,11 @@ class Compiler {
       FilterFn f = FindFilter(parts[i]);
       if (!f) throw Error(line, "unknown filter '" + parts[i] + "'; known: " + FilterNames());
       op.filters.push_back(f);
+      Cp1251FilterFn f1251 = FindCp1251Filter(parts[i]);
+      op.cp1251 = op.cp1251 && f1251 != nullptr;
+      op.cp1251_filters.push_back(f1251);
     }
+    if (!op.cp1251) op.cp1251_filters.clear();
     const bool site = name.rfind("site.", 0) == 0;
     if (site || name.rfind("value.", 0) == 0) {
       // Known when the config is loaded: written as a literal now. A missing
@@ -564,6 +578,21 @@ void ApplyFilters(const std::vector<FilterFn>& filters, const TimeZone& zone, st
   *result = cur;
 }
 
+// ApplyFilters' windows-1251 way; false when a filter gives up on it.
+bool ApplyCp1251Filters(const std::vector<Cp1251FilterFn>& filters, const TimeZone& zone, std::string_view in,
+                        std::string& a, std::string& b, std::string_view* result) {
+  std::string_view cur = in;
+  std::string* out = &a;
+  for (Cp1251FilterFn f : filters) {
+    out->clear();
+    if (!f(cur, *out, zone)) return false;
+    cur = *out;
+    out = (out == &a) ? &b : &a;
+  }
+  *result = cur;
+  return true;
+}
+
 }  // namespace
 
 Template::Template(std::unique_ptr<Plan> plan) : plan_(std::move(plan)) {}
@@ -585,6 +614,7 @@ Template Template::Parse(std::string_view xml, const std::string& file, Format f
   auto plan = std::make_unique<Plan>();
   plan->file = file;
   plan->enc = Encoder::Make(format, cs);
+  plan->cp1251_out = format == Format::kXml && cs == Charset::kWindows1251;
   plan->zone = zone;
   Compiler(plan.get(), fixed).Document(doc);
   return Template(std::move(plan));
@@ -764,6 +794,16 @@ bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::stri
         break;
       }
       case OpCode::kRowValue:
+        if (op.cp1251 && p.cp1251_out && op.scope == 0 && row->cp1251()) {
+          const size_t c = static_cast<size_t>(p.columns[op.field]);
+          std::string_view v;
+          if (c < row->size() &&
+              ApplyCp1251Filters(op.cp1251_filters, p.zone, row->GetCp1251(c), a, b, &v)) {
+            AppendXmlCp1251(out, v, op.ctx);
+            break;
+          }
+        }
+        [[fallthrough]];  // the UTF-8 way
       case OpCode::kDocValue: {
         std::string_view v;
         ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);

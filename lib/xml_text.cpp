@@ -322,6 +322,51 @@ void AppendAsUtf8(std::string& out, std::string_view utf8) {
 constexpr size_t kLongestEscape = 22;
 constexpr size_t kSlack = kLongestEscape + 16 + 10;
 
+// What ASCII byte `c`, which context kMode does not copy as it is, becomes
+// at `p` (an escape, or nothing for a control XML forbids); returns the
+// end. `begin` is where the output starts: a CDATA section's '>' closes and
+// reopens the section when the two bytes written before it are "]]".
+template <Mode kMode>
+inline char* WriteAsciiEscape(char* p, unsigned char c, const char* begin) {
+  const char* esc = "";
+  switch (c) {
+    case '&':
+      esc = "&amp;";
+      break;
+    case '<':
+      esc = "&lt;";
+      break;
+    case '"':
+      esc = "&quot;";
+      break;
+    case '\t':
+      esc = "&#9;";
+      break;
+    case '\n':
+      esc = "&#10;";
+      break;
+    case '\r':
+      esc = "&#13;";
+      break;
+    case '>':
+      if (kMode != Mode::kCData) {
+        esc = "&gt;";
+      } else {
+        if (p - begin >= 2 && p[-1] == ']' && p[-2] == ']') {
+          std::memcpy(p, "]]><![CDATA[", 12);
+          p += 12;
+        }
+        esc = ">";
+      }
+      break;
+    default:
+      break;  // C0 control other than TAB, LF, CR: illegal in XML
+  }
+  const size_t len = std::strlen(esc);
+  std::memcpy(p, esc, len);
+  return p + len;
+}
+
 struct Cp1251Out {
   std::string& out;
   char* p;
@@ -353,43 +398,7 @@ inline size_t Cp1251Step(const unsigned char* s, size_t n, size_t i, Cp1251Out& 
   }
   char* p = o.p;
   if (c < 0x80) {
-    const char* esc = "";
-    switch (c) {
-      case '&':
-        esc = "&amp;";
-        break;
-      case '<':
-        esc = "&lt;";
-        break;
-      case '"':
-        esc = "&quot;";
-        break;
-      case '\t':
-        esc = "&#9;";
-        break;
-      case '\n':
-        esc = "&#10;";
-        break;
-      case '\r':
-        esc = "&#13;";
-        break;
-      case '>':
-        if (kMode != Mode::kCData) {
-          esc = "&gt;";
-        } else {
-          if (p - o.out.data() >= 2 && p[-1] == ']' && p[-2] == ']') {
-            std::memcpy(p, "]]><![CDATA[", 12);
-            p += 12;
-          }
-          esc = ">";
-        }
-        break;
-      default:
-        break;  // C0 control other than TAB, LF, CR: illegal in XML
-    }
-    const size_t len = std::strlen(esc);
-    std::memcpy(p, esc, len);
-    o.p = p + len;
+    o.p = WriteAsciiEscape<kMode>(p, c, o.out.data());
     return i + 1;
   }
   size_t len;
@@ -565,6 +574,59 @@ void AppendAsCp1251(std::string& out, std::string_view utf8) {
     p = o.p;
   }
   out.resize(static_cast<size_t>(p - out.data()));
+}
+
+// Which windows-1251 bytes context kMode copies as they are: the ASCII of
+// kPlainAscii, and every byte from 0x80 up but 0x98, undefined in the code
+// page (it reads as U+FFFD, as in AssignCp1251AsUtf8).
+constexpr std::array<std::array<bool, 256>, kModeCount> kPlainCp1251 = [] {
+  std::array<std::array<bool, 256>, kModeCount> t{};
+  for (int m = 0; m < kModeCount; ++m) {
+    for (int c = 0; c < 256; ++c) t[m][c] = c < 0x80 ? kPlainAscii[m][c] : c != 0x98;
+  }
+  return t;
+}();
+
+// From s[i], past every byte context kMode copies as it is; returns where
+// the first other one is, or n.
+template <Mode kMode>
+inline size_t SkipPlainCp1251(const unsigned char* s, size_t i, size_t n) {
+#if defined(__SSE2__)
+  for (; n - i >= 16; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const unsigned bad = AsciiToHandle<kMode>(x, Mask(x)) | Mask(_mm_cmpeq_epi8(x, Splat(0x98)));
+    if (bad != 0) return i + static_cast<unsigned>(__builtin_ctz(bad));
+  }
+#endif
+  const auto& plain = kPlainCp1251[static_cast<int>(kMode)];
+  while (i < n && plain[s[i]]) ++i;
+  return i;
+}
+
+// windows-1251 text into a windows-1251 document: runs of bytes that go
+// out as they are appended whole, the others escaped, dropped, or (0x98)
+// written as the reference of U+FFFD.
+template <Mode kMode>
+void AppendCp1251AsCp1251(std::string& out, std::string_view cp1251) {
+  const auto* const s = reinterpret_cast<const unsigned char*>(cp1251.data());
+  const size_t n = cp1251.size();
+  size_t i = 0;
+  for (;;) {
+    const size_t j = SkipPlainCp1251<kMode>(s, i, n);
+    out.append(cp1251.data() + i, j - i);
+    if (j >= n) return;
+    const unsigned char c = s[j];
+    i = j + 1;
+    if (c >= 0x80) {
+      out += kMode == Mode::kCData ? "]]>&#65533;<![CDATA[" : "&#65533;";
+    } else if (kMode == Mode::kCData && c == '>') {
+      if (out.ends_with("]]")) out += "]]><![CDATA[";
+      out += '>';
+    } else {
+      char esc[8];
+      out.append(esc, WriteAsciiEscape<kMode>(esc, c, esc));
+    }
+  }
 }
 
 // Escaped UTF-8 (what AppendAsUtf8 writes: valid, XML characters only) into
@@ -768,6 +830,21 @@ void AppendXml(std::string& out, std::string_view utf8, XmlContext ctx, const Ch
 }
 
 void AppendEncoded(std::string& out, std::string_view utf8, const Charset& cs) { AppendXmlMode<Mode::kRaw>(out, utf8, cs); }
+
+void AppendXmlCp1251(std::string& out, std::string_view cp1251, XmlContext ctx) {
+  switch (ctx) {
+    case XmlContext::kText:
+      AppendCp1251AsCp1251<Mode::kText>(out, cp1251);
+      return;
+    case XmlContext::kAttribute:
+      AppendCp1251AsCp1251<Mode::kAttribute>(out, cp1251);
+      return;
+    case XmlContext::kCData:
+      AppendCp1251AsCp1251<Mode::kCData>(out, cp1251);
+      return;
+  }
+  AppendCp1251AsCp1251<Mode::kText>(out, cp1251);
+}
 
 void AppendUtf8(std::string& out, char32_t cp) {
   char buf[4];

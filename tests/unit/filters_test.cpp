@@ -66,6 +66,11 @@ TEST(Filters, EachFilterOnTypicalAndAwkwardValues) {
       {"noscheme", "http://doska.example/ad/1.html", "doska.example/ad/1.html"},
       {"noscheme", "https://doska.example/", "doska.example/"},
       {"noscheme", "doska.example/ad/1.html", "doska.example/ad/1.html"},
+      // Only a scheme (a letter, then letters, digits, + - .) is taken off.
+      {"noscheme", "svn+ssh://host/x", "host/x"},
+      {"noscheme", "1http://host/x", "1http://host/x"},
+      {"noscheme", "д://host/x", "д://host/x"},
+      {"noscheme", "a b://host/x", "a b://host/x"},
   };
   for (const Case& c : cases) EXPECT_EQ(Apply(c.filter, c.in), c.out) << c.filter << "(" << c.in << ")";
 }
