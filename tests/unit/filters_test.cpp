@@ -156,9 +156,8 @@ namespace {
 using namespace std::string_literals;
 using feed::testing::Visible;
 
-const char* const kCp1251Filters[] = {"plain",      "trim",     "flag",     "date",    "datetime",
-                                      "dmy",        "rfc822",   "rfc3339",  "rfc3339utc", "noscheme",
-                                      "isolocal",   "ymdhm",    "filesize"};
+const char* const kCp1251Filters[] = {"plain",   "trim",       "flag",     "date",     "datetime", "dmy",     "rfc822",
+                                      "rfc3339", "rfc3339utc", "noscheme", "isolocal", "ymdhm",    "filesize"};
 
 std::string Utf8Of(std::string_view cp1251) {
   std::string out;
@@ -202,8 +201,7 @@ void ExpectCp1251WayMatches(const char* name, const std::string& in) {
   const std::optional<std::string> want = Cp1251Of(utf8);
   const std::string where = std::string(name) + "(\"" + Visible(in) + "\")";
   if (!want) {
-    EXPECT_FALSE(ok) << where << " gave \"" << Visible(out) << "\" but the UTF-8 way gives \"" << Visible(utf8)
-                     << "\"";
+    EXPECT_FALSE(ok) << where << " gave \"" << Visible(out) << "\" but the UTF-8 way gives \"" << Visible(utf8) << "\"";
     EXPECT_EQ(Visible(out), Visible(prefix)) << where << " returned false having appended";
     return;
   }
@@ -249,7 +247,8 @@ TEST(Cp1251Filters, EachFilterMatchesTheUtf8Way) {
       "2026-10-25 03:30:00",
       "2026-13-07",
       "2026-11-30 12:34:56\xC0",
-      "\xA0" "2026-11-30",
+      "\xA0"
+      "2026-11-30",
       "@1700000000",
       " @1700000000 ",
       "@",
@@ -293,8 +292,8 @@ TEST(Cp1251Filters, EachFilterMatchesTheUtf8Way) {
 TEST(Cp1251Filters, ByHand) {
   const TimeZone& zone = Kiev();
   std::string out;
-  EXPECT_TRUE(FindCp1251Filter("plain")(" <b>\xCF\xF0\xEE\xE4\xE0\xEC</b> &laquo;\xC2\xC0\xC7&raquo;<br>&#8470;5 ",
-                                        out, zone));
+  EXPECT_TRUE(
+      FindCp1251Filter("plain")(" <b>\xCF\xF0\xEE\xE4\xE0\xEC</b> &laquo;\xC2\xC0\xC7&raquo;<br>&#8470;5 ", out, zone));
   EXPECT_EQ(Visible(out), Visible("\xCF\xF0\xEE\xE4\xE0\xEC \xAB\xC2\xC0\xC7\xBB\n\xB9"
                                   "5"));
   out = "x";

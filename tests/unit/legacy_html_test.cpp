@@ -547,7 +547,8 @@ void ExpectCp1251MatchesUtf8Way(const std::string& in) {
     std::string got_xml, want_xml;
     AppendXmlCp1251(got_xml, *got, XmlContext::kText);
     AppendXml(want_xml, utf8, XmlContext::kText, Charset::kWindows1251);
-    ASSERT_EQ(Visible(got_xml), Visible(want_xml)) << "input \"" << Visible(in) << "\" gave \"" << Visible(*got) << "\"";
+    ASSERT_EQ(Visible(got_xml), Visible(want_xml))
+        << "input \"" << Visible(in) << "\" gave \"" << Visible(*got) << "\"";
     return;
   }
   if (!want) {
@@ -586,7 +587,9 @@ TEST(LegacyHtmlCp1251Test, ByHand) {
        "\xB9"
        "5"},
       {"numero hex", "&#x2116;", "\xB9"},
-      {"mdash", "a&mdash;b", "a\x97" "b"},
+      {"mdash", "a&mdash;b",
+       "a\x97"
+       "b"},
       {"ndash hellip euro", "&ndash;&hellip;&euro;", "\x96\x85\x88"},
       {"copy deg", "&copy;&deg;", "\xA9\xB0"},
       {"cyrillic reference", "&#1046;&#x436;", "\xC6\xE6"},
@@ -594,7 +597,11 @@ TEST(LegacyHtmlCp1251Test, ByHand) {
        "\xA8\xE6\xE8\xEA \xB8\xEB\xEA\xE0 \xB2\xBF\xBA\xA5"},
       {"the high half's signs pass", "\x80\x81\x82\x85\x88\x8A\x99\x9F\xA6\xAB\xB9\xBB",
        "\x80\x81\x82\x85\x88\x8A\x99\x9F\xA6\xAB\xB9\xBB"},
-      {"0xA0 byte is a visible character", "a\xA0" "b", "a\xA0" "b"},
+      {"0xA0 byte is a visible character",
+       "a\xA0"
+       "b",
+       "a\xA0"
+       "b"},
       {"0xA0 byte is not trimmed", "\xA0", "\xA0"},
       {"0x98 byte is kept", "a\x98z", "a\x98z"},
       {"spaces collapse", "a   b\t\tc", "a b c"},
@@ -603,8 +610,17 @@ TEST(LegacyHtmlCp1251Test, ByHand) {
       {"script removed", "\xC0<script>alert('\xC1')</script>\xC2", "\xC0\xC2"},
       {"style removed", "<style>p{}</style>\xC0", "\xC0"},
       {"comment removed", "a<!-- \xC0 -->b", "ab"},
-      {"control chars dropped", "a\x01" "b\x08" "c\x1F" "d\x7F" "e", "abcde"},
-      {"NUL dropped", "a\x00" "b"s, "ab"},
+      {"control chars dropped",
+       "a\x01"
+       "b\x08"
+       "c\x1F"
+       "d\x7F"
+       "e",
+       "abcde"},
+      {"NUL dropped",
+       "a\x00"
+       "b"s,
+       "ab"},
       {"CR LF", "a\r\nb", "a\nb"},
       {"lone CR", "a\rb", "a\nb"},
       {"'<' that is text", "a < b, <\xD6\xE5\xED\xE0>", "a < b, <\xD6\xE5\xED\xE0>"},
@@ -688,10 +704,59 @@ TEST(LegacyHtmlCp1251Test, SamplesAtEveryOffsetMatchTheUtf8Way) {
 
 TEST(LegacyHtmlCp1251Test, RandomBytesMatchTheUtf8Way) {
   static const std::vector<std::string> kWords = {
-      "<", ">", "&", ";", "#", "x", "X", "/", "!", "-", "=", "\"", " ", "  ", "\t", "\n", "\r", "\r\n",
-      "0", "1", "9", "a", "F", "Z", "b", "br", "p", "script", "style", "!--", "--", "amp", "quot", "nbsp",
-      "laquo", "mdash", "alpha", "8470", "128512", "65533", "x2116", "1046", "\x98", "\xA0", "\xC0", "\xFF",
-      "\xB9", "\x85", "\x01", "\x00"s, "\x7F", "\x81", "\xCF\xF0\xEE\xE4\xE0\xEC",
+      "<",
+      ">",
+      "&",
+      ";",
+      "#",
+      "x",
+      "X",
+      "/",
+      "!",
+      "-",
+      "=",
+      "\"",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r",
+      "\r\n",
+      "0",
+      "1",
+      "9",
+      "a",
+      "F",
+      "Z",
+      "b",
+      "br",
+      "p",
+      "script",
+      "style",
+      "!--",
+      "--",
+      "amp",
+      "quot",
+      "nbsp",
+      "laquo",
+      "mdash",
+      "alpha",
+      "8470",
+      "128512",
+      "65533",
+      "x2116",
+      "1046",
+      "\x98",
+      "\xA0",
+      "\xC0",
+      "\xFF",
+      "\xB9",
+      "\x85",
+      "\x01",
+      "\x00"s,
+      "\x7F",
+      "\x81",
+      "\xCF\xF0\xEE\xE4\xE0\xEC",
   };
   std::mt19937 rng(12);
   for (int iter = 0; iter < 20000; ++iter) {
@@ -715,7 +780,8 @@ TEST(LegacyHtmlCp1251Test, RandomBytesMatchTheUtf8Way) {
 TEST(LegacyHtmlCp1251Test, LongText) {
   std::string in;
   for (int k = 0; k < 2000; ++k) {
-    in += k % 97 == 0 ? "<br>  \xA8\xEB\xEA\xE0,\t\t\xB8\xE6\xE8\xEA \x98 &laquo;" : "\xCF\xF0\xEE\xE4\xE0\xEC \xE3\xE0\xF0\xE0\xE6 ";
+    in += k % 97 == 0 ? "<br>  \xA8\xEB\xEA\xE0,\t\t\xB8\xE6\xE8\xEA \x98 &laquo;"
+                      : "\xCF\xF0\xEE\xE4\xE0\xEC \xE3\xE0\xF0\xE0\xE6 ";
   }
   ExpectCp1251MatchesUtf8Way(in);
   ExpectCp1251MatchesUtf8Way(in + "&#128512;");
