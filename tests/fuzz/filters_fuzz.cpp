@@ -2,9 +2,11 @@
 // the engine's instants ("@SECONDS", filters.h): every filter must take any
 // bytes without crashing, and an instant must render the moment it names
 // (rfc3339utc writes it back in UTC, rfc3339 and rfc822 in the site's
-// zone agree with it).
+// zone agree with it). Each filter's windows-1251 way, on the bytes as
+// windows-1251, agrees with the UTF-8 filter.
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +14,7 @@
 #include "datetime.h"
 #include "filters.h"
 #include "time_zone.h"
+#include "xml_text.h"
 
 namespace {
 
@@ -47,6 +50,62 @@ bool IsInstant(std::string_view s, int64_t* t) {
   return *t <= 253402300799;
 }
 
+std::string Cp1251ToUtf8(std::string_view s) {
+  std::string out;
+  for (unsigned char b : s) feed::AppendUtf8(out, feed::FromCp1251(b));
+  return out;
+}
+
+// `utf8` in windows-1251, U+FFFD as 0x98; nullopt when it holds a character
+// the code page lacks.
+std::optional<std::string> Utf8ToCp1251(std::string_view utf8) {
+  std::string out;
+  for (size_t i = 0; i < utf8.size();) {
+    size_t len;
+    const std::optional<char32_t> cp = feed::DecodeUtf8(utf8.substr(i), &len);
+    i += len;
+    if (!cp) return std::nullopt;
+    if (*cp == 0xFFFD) {
+      out += '\x98';
+      continue;
+    }
+    const std::optional<unsigned char> b = feed::ToCp1251(*cp);
+    if (!b) return std::nullopt;
+    out += static_cast<char>(*b);
+  }
+  return out;
+}
+
+// Each filter's windows-1251 way, on the input as windows-1251 bytes, gives
+// the UTF-8 filter's output for them read as UTF-8, written back in
+// windows-1251; or false, appending nothing, when that holds a character
+// the code page lacks. (plain may also refuse a U+FFFD that &#65533; made:
+// skipped when the input holds "65533" or "fffd".)
+void CheckCp1251Ways(std::string_view in) {
+  Check(feed::FindCp1251Filter("url") == nullptr && feed::FindCp1251Filter("baidu_filetype") == nullptr);
+  const std::string utf8_in = Cp1251ToUtf8(in);
+  std::string lower(in);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const bool fffd_reference = lower.find("65533") != std::string::npos || lower.find("fffd") != std::string::npos;
+  for (const char* name : {"plain", "trim", "flag", "date", "datetime", "dmy", "rfc822", "rfc3339", "rfc3339utc",
+                           "noscheme", "isolocal", "ymdhm", "filesize"}) {
+    feed::Cp1251FilterFn f = feed::FindCp1251Filter(name);
+    Check(f != nullptr);
+    std::string out = "pre";
+    const bool ok = f(in, out, Kiev());
+    std::string utf8_out;
+    FindFilter(name)(utf8_in, utf8_out, Kiev());
+    const std::optional<std::string> want = Utf8ToCp1251(utf8_out);
+    if (!want) {
+      Check(!ok && out == "pre");
+    } else if (!ok && fffd_reference) {
+      Check(out == "pre");
+    } else {
+      Check(ok && out == "pre" + *want);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -69,5 +128,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else if (!trimmed.empty() && trimmed[0] == '@') {
     Check(Apply("rfc3339utc", in).empty());
   }
+  CheckCp1251Ways(in);
   return 0;
 }

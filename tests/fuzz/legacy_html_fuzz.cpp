@@ -1,11 +1,13 @@
 // Fuzz target for legacy_html: whatever users typed, the plain text is clean
 // trimmed UTF-8 that XML escaping can take as it is, and markup never
-// survives or reassembles into a tag.
+// survives or reassembles into a tag; the windows-1251 way, on the bytes as
+// windows-1251, agrees with it.
 #include <tinyxml2.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +54,63 @@ void CheckNoTags(std::string_view in, const std::string& out) {
   }
 }
 
+std::string Cp1251ToUtf8(std::string_view s) {
+  std::string out;
+  for (unsigned char b : s) feed::AppendUtf8(out, feed::FromCp1251(b));
+  return out;
+}
+
+// `utf8` (clean) in windows-1251, U+FFFD as 0x98; nullopt when it holds a
+// character the code page lacks.
+std::optional<std::string> Utf8ToCp1251(std::string_view utf8) {
+  std::string out;
+  for (size_t i = 0; i < utf8.size();) {
+    size_t len;
+    const std::optional<char32_t> cp = feed::DecodeUtf8(utf8.substr(i), &len);
+    i += len;
+    if (!cp) return std::nullopt;
+    if (*cp == 0xFFFD) {
+      out += '\x98';
+      continue;
+    }
+    const std::optional<unsigned char> b = feed::ToCp1251(*cp);
+    if (!b) return std::nullopt;
+    out += static_cast<char>(*b);
+  }
+  return out;
+}
+
+// LegacyHtmlToTextCp1251 on the input as windows-1251 bytes gives
+// LegacyHtmlToText of them read as UTF-8, written back in windows-1251; or
+// nullopt exactly when that holds a character the code page lacks. A
+// U+FFFD that a reference (&#65533;) made, not a 0x98 byte, may go either
+// way: then only the escaped forms must agree.
+void CheckCp1251(std::string_view in) {
+  const std::optional<std::string> got = feed::LegacyHtmlToTextCp1251(in);
+  const std::string utf8 = feed::LegacyHtmlToText(Cp1251ToUtf8(in));
+  const std::optional<std::string> want = Utf8ToCp1251(utf8);
+  if (!want) {
+    Check(!got, "LegacyHtmlToTextCp1251 gave text where the code page lacks a character of the result", in,
+          got ? *got : std::string());
+    return;
+  }
+  std::string no98(in);
+  for (char& c : no98) {
+    if (c == '\x98') c = '\xC6';
+  }
+  const bool fffd_from_reference = feed::LegacyHtmlToText(Cp1251ToUtf8(no98)).find("\uFFFD") != std::string::npos;
+  if (fffd_from_reference) {
+    if (!got) return;
+    std::string got_xml, want_xml;
+    feed::AppendXmlCp1251(got_xml, *got, feed::XmlContext::kText);
+    feed::AppendXml(want_xml, utf8, feed::XmlContext::kText, feed::Charset::kWindows1251);
+    Check(got_xml == want_xml, "LegacyHtmlToTextCp1251 escapes otherwise than the UTF-8 way", in, *got);
+    return;
+  }
+  Check(got.has_value(), "LegacyHtmlToTextCp1251 gave nullopt where the code page has every character", in, *want);
+  Check(*got == *want, "LegacyHtmlToTextCp1251 differs from the UTF-8 way", in, *got);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -69,5 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string defused_out = feed::LegacyHtmlToText(defused);
   CheckPlainText(defused, defused_out);
   CheckNoTags(defused, defused_out);
+
+  CheckCp1251(in);
   return 0;
 }

@@ -1,6 +1,7 @@
 // Fuzz target for xml_text: whatever bytes the database hands over, what
 // AppendXml writes is well-formed XML in the declared charset and reads back
-// as the cleaned input.
+// as the cleaned input; and AppendXmlCp1251, on the bytes as windows-1251,
+// writes what AppendXml writes for them read as UTF-8.
 #include <iconv.h>
 #include <tinyxml2.h>
 
@@ -70,6 +71,31 @@ void CheckCp1251AsUtf8(std::string_view in) {
   }
 }
 
+// AppendXmlCp1251 writes what AppendXml writes for the input read as
+// windows-1251 (Cp1251ToUtf8), in every context, after what `out` may
+// already hold ("]]" and "]" matter to a CDATA section); and the same from
+// every start in the first block (one context each), for the 16-byte fast
+// paths.
+void CheckXmlCp1251(std::string_view in) {
+  const std::string utf8 = Cp1251ToUtf8(in);
+  for (XmlContext ctx : {XmlContext::kText, XmlContext::kAttribute, XmlContext::kCData}) {
+    for (const char* prefix : {"", "]", "]]"}) {
+      std::string out = prefix, want = prefix;
+      feed::AppendXmlCp1251(out, in, ctx);
+      feed::AppendXml(want, utf8, ctx, Charset::kWindows1251);
+      Check(out == want, "AppendXmlCp1251 differs from AppendXml of the text as UTF-8", in, out);
+    }
+  }
+  for (size_t k = 1; k <= std::min<size_t>(in.size(), 17); ++k) {
+    const std::string_view rest = in.substr(k);
+    const XmlContext ctx = k % 3 == 0 ? XmlContext::kText : k % 3 == 1 ? XmlContext::kAttribute : XmlContext::kCData;
+    std::string out = "]]", want = "]]";
+    feed::AppendXmlCp1251(out, rest, ctx);
+    feed::AppendXml(want, Cp1251ToUtf8(rest), ctx, Charset::kWindows1251);
+    Check(out == want, "AppendXmlCp1251 differs from AppendXml of the text as UTF-8 on a suffix", rest, out);
+  }
+}
+
 // Every '&' starts &amp; &lt; &gt; &quot; or a decimal reference.
 bool AmpersandsStartReferences(std::string_view s) {
   for (size_t i = s.find('&'); i != std::string_view::npos; i = s.find('&', i + 1)) {
@@ -136,6 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(IsCleanUtf8(clean), "CleanUtf8 left something", in, clean);
   Check(feed::CleanUtf8(clean) == clean, "CleanUtf8 is not idempotent", in, clean);
   CheckCp1251AsUtf8(in);
+  CheckXmlCp1251(in);
 
   static const Charset koi8 = *Charset::Named("KOI8-R");  // a set of the iconv table kind
   for (const Charset& cs : {Charset::kUtf8, Charset::kWindows1251, koi8}) {
