@@ -6,7 +6,16 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
+#include "text_samples.h"
+
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "error.h"
+#include "time_zone.h"
+#include "xml_text.h"
 
 namespace feed {
 namespace {
@@ -323,6 +332,127 @@ TEST(TemplateRender, NonAsciiNamesAreWrittenAsNames) {
   t.RenderTail(out, {});
   tinyxml2::XMLDocument parsed;
   EXPECT_EQ(parsed.Parse(out.c_str(), out.size()), tinyxml2::XML_SUCCESS) << out;
+}
+
+}  // namespace
+}  // namespace feed
+
+// A windows-1251 document from a cp1251 connection's rows (issue #12): the
+// values whose filters have a windows-1251 way skip the trip through UTF-8,
+// and the document is byte for byte the one the same rows give as UTF-8.
+namespace feed {
+namespace {
+
+using Cells = std::vector<std::optional<std::string>>;
+
+const char kCp1251Ads[] =
+    "<c><ads>\n<ad feed:each=\"row\" feed:require=\"id:required id:maxlen=40\">\n"
+    "<title>{title|plain}</title><t2>{title|plain|trim}</t2><raw>{title}</raw><n a=\"x{title}y\" "
+    "b=\"{title|plain}\"><![CDATA[{title}]]></n><c><![CDATA[{title|plain}]]></c>"
+    "<tel>{phone|flag}</tel><date>{added|date}</date><r>{added|rfc822}</r><i>{added|ymdhm}</i>"
+    "<url>{url|noscheme}</url><u>{url|url}</u><u2>{url|noscheme|url}</u2><k>{ext|baidu_filetype}</k>"
+    "<s>{size|filesize}</s><id>{id}</id><pic feed:if=\"photo\">{photo|trim}</pic></ad>\n</ads></c>";
+
+Template Cp1251Ads() {
+  Template t =
+      Template::Parse(kCp1251Ads, "ads.xml", Format::kXml, Charset::kWindows1251, {}, *TimeZone::Load("Europe/Kiev"));
+  t.BindColumns({{"photo", ColumnType::kText},
+                 {"id", ColumnType::kText},
+                 {"title", ColumnType::kText},
+                 {"phone", ColumnType::kText},
+                 {"added", ColumnType::kDateTime},
+                 {"url", ColumnType::kText},
+                 {"ext", ColumnType::kText},
+                 {"size", ColumnType::kText}},
+                "q.sql");
+  return t;
+}
+
+std::string Utf8Of(std::string_view cp1251) {
+  std::string out;
+  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
+  return out;
+}
+
+// RenderRow on `cells` as a cp1251 connection's bytes and as the same text
+// in UTF-8: the same document, the same verdict.
+void ExpectCp1251RowAsUtf8(const Template& t, const Cells& cells) {
+  Cells utf8;
+  for (const auto& c : cells) utf8.push_back(c ? std::optional<std::string>(Utf8Of(*c)) : std::nullopt);
+  Rows raw({cells}, SIZE_MAX, /*cp1251=*/true), converted({utf8});
+  ASSERT_TRUE(raw.Next());
+  ASSERT_TRUE(converted.Next());
+  std::string out, want;
+  RowRejection why, want_why;
+  const bool ok = t.RenderRow(out, raw, &why);
+  const bool want_ok = t.RenderRow(want, converted, &want_why);
+  std::string where;
+  for (const auto& c : cells) where += (c ? "\"" + testing::Visible(*c) + "\"" : "NULL") + " ";
+  EXPECT_EQ(ok, want_ok) << where;
+  EXPECT_EQ(why.field, want_why.field) << where;
+  EXPECT_EQ(why.rule, want_why.rule) << where;
+  if (out != want) {
+    EXPECT_EQ(testing::Visible(out), testing::Visible(want)) << where;
+  }
+}
+
+TEST(TemplateRenderCp1251, ByHand) {
+  Template t = Cp1251Ads();
+  const Cells row = {"x.jpg ",
+                     "A1",
+                     " <b>\xCF\xF0\xEE\xE4\xE0\xEC</b> &quot;\xC2\xC0\xC7&quot; &laquo;\x98&raquo; ]]> ",
+                     "+380",
+                     "2026-11-30 12:34:56",
+                     "http://\xF1\xE0\xE9\xF2.\xF0\xF4/\xFB",
+                     "pdf",
+                     "1536"};
+  ExpectCp1251RowAsUtf8(t, row);
+  Rows rows({row}, SIZE_MAX, /*cp1251=*/true);
+  ASSERT_TRUE(rows.Next());
+  std::string out;
+  ASSERT_TRUE(t.RenderRow(out, rows, nullptr));
+  EXPECT_NE(out.find("<title>\xCF\xF0\xEE\xE4\xE0\xEC \"\xC2\xC0\xC7\" \xAB&#65533;\xBB ]]&gt;</title>"),
+            std::string::npos)
+      << testing::Visible(out);
+  EXPECT_NE(out.find("<u>http://%D1%81%D0%B0%D0%B9%D1%82.%D1%80%D1%84/%D1%8B</u>"), std::string::npos)
+      << testing::Visible(out);
+  // Only what url, baidu_filetype and the rules (on id and photo) read
+  // went through UTF-8: not the title, phone, date or size.
+  EXPECT_LE(rows.conversions(), 4u);
+  // &#128512; in a title sends its plain values the UTF-8 way, where it is
+  // written as a reference.
+  Cells emoji = row;
+  emoji[2] = "\xC0 &#128512; &alpha; <i>\xC1</i>";
+  ExpectCp1251RowAsUtf8(t, emoji);
+  Rows rows2({emoji}, SIZE_MAX, /*cp1251=*/true);
+  ASSERT_TRUE(rows2.Next());
+  out.clear();
+  ASSERT_TRUE(t.RenderRow(out, rows2, nullptr));
+  EXPECT_NE(out.find("<title>\xC0 &#128512; &#945; \xC1</title>"), std::string::npos) << testing::Visible(out);
+}
+
+TEST(TemplateRenderCp1251, RandomRowsAsUtf8) {
+  static const std::vector<std::string> kPieces = {
+      "\xCF\xF0\xEE\xE4\xE0\xEC", " ", "  ", "\t", "\r\n", "<b>", "</b>", "<br>", "<script>x</script>", "&quot;",
+      "&amp;", "&nbsp;", "&laquo;", "&#8470;", "&#128512;", "&alpha;", "&#65533;", "&", "<", ">", "]]>", "]]", "\"",
+      "\x98", "\xA0", "\xB9", "\x88", "\x01", std::string(1, '\0'), "http://", "x/", "2026-11-30 12:34:56", "@1700000000", "0",
+      "1536", "pdf", ".DOC",
+  };
+  Template t = Cp1251Ads();
+  std::mt19937 rng(1251);
+  for (int iter = 0; iter < 3000; ++iter) {
+    Cells row;
+    for (int c = 0; c < 8; ++c) {
+      if (rng() % 10 == 0) {
+        row.push_back(std::nullopt);
+        continue;
+      }
+      std::string v;
+      for (size_t k = rng() % 8; k > 0; --k) v += kPieces[rng() % kPieces.size()];
+      row.push_back(v);
+    }
+    ExpectCp1251RowAsUtf8(t, row);
+  }
 }
 
 }  // namespace
