@@ -192,6 +192,78 @@ TEST(TemplateRender, RowFieldsFiltersAndContexts) {
             "</ad>\n");
 }
 
+// A cp1251 connection's rows going to a windows-1251 feed: the text is
+// written from the connection's bytes, with no trip through UTF-8, and
+// comes out as the same text given as UTF-8 does.
+TEST(TemplateRender, Cp1251RowsGoToAWindows1251FeedWithoutUtf8) {
+  Template t = Ads(Charset::kWindows1251);
+  // photo, id, title, phone, added, url; the title in windows-1251:
+  // " <b>Продам</b> &quot;ВАЗ&quot; ]]> ".
+  const std::string title = " <b>\xcf\xf0\xee\xe4\xe0\xec</b> &quot;\xc2\xc0\xc7&quot; ]]> ";
+  Rows rows({Cells{"", "A1", title, "  ", "2026-10-01 08:00:00", "http://d.example/ad/1.html"}}, SIZE_MAX,
+            /*cp1251=*/true);
+  ASSERT_TRUE(rows.Next());
+  std::string out;
+  RowRejection why;
+  ASSERT_TRUE(t.RenderRow(out, rows, &why));
+  EXPECT_EQ(out,
+            "<ad>\n<title>\xcf\xf0\xee\xe4\xe0\xec \"\xc2\xc0\xc7\" ]]&gt;</title>\n"
+            "<tel>0</tel>\n<date>2026-10-01</date>\n<url>d.example/ad/1.html</url>\n<id>A1</id>\n"
+            "<n a=\" &lt;b&gt;\xcf\xf0\xee\xe4\xe0\xec&lt;/b&gt; &amp;quot;\xc2\xc0\xc7&amp;quot; ]]&gt; \">"
+            "<![CDATA[ <b>\xcf\xf0\xee\xe4\xe0\xec</b> &quot;\xc2\xc0\xc7&quot; ]]]]><![CDATA[> "
+            "]]></n>\n"
+            "</ad>\n");
+  // Only the values something reads as UTF-8 were converted: id (its
+  // feed:require rules) and photo (feed:if); none of the written text.
+  EXPECT_EQ(rows.conversions(), 2u);
+}
+
+// Where the windows-1251 way cannot go, the UTF-8 way gives the text: a
+// reference to a character the code page lacks, a filter without a
+// windows-1251 way (url), a UTF-8 feed. Each value comes out as the same
+// row given as UTF-8 gives it.
+TEST(TemplateRender, Cp1251RowsTakeTheUtf8WayWhereTheyMust) {
+  struct Case {
+    const char* what;
+    Charset cs;
+    std::string cp1251;  // the title, in windows-1251
+    std::string utf8;    // the same text
+    const char* want;    // the <title> element as written
+  } cases[] = {
+      {"a reference to a character windows-1251 lacks", Charset::kWindows1251,
+       "\xc2\xc0\xc7 &#128512; &alpha; &#8470;5", "ВАЗ &#128512; &alpha; &#8470;5",
+       "<title>\xc2\xc0\xc7 &#128512; &#945; \xb9" "5</title>"},
+      {"0x98 (undefined: U+FFFD) and a control", Charset::kWindows1251, "a\x98" "b\x01" "c", "a\xef\xbf\xbd" "b\x01" "c",
+       "<title>a&#65533;bc</title>"},
+      {"a UTF-8 feed", Charset::kUtf8, "\xc2\xc0\xc7 &laquo;x&raquo;", "ВАЗ &laquo;x&raquo;",
+       "<title>ВАЗ «x»</title>"},
+  };
+  for (const Case& c : cases) {
+    Template t = Ads(c.cs);
+    Rows raw({Cells{"", "A1", c.cp1251, "1", "2026-10-01 08:00:00", "u"}}, SIZE_MAX, /*cp1251=*/true);
+    Rows utf8({Cells{"", "A1", c.utf8, "1", "2026-10-01 08:00:00", "u"}});
+    ASSERT_TRUE(raw.Next());
+    ASSERT_TRUE(utf8.Next());
+    std::string from_raw, from_utf8;
+    RowRejection why;
+    ASSERT_TRUE(t.RenderRow(from_raw, raw, &why)) << c.what;
+    ASSERT_TRUE(t.RenderRow(from_utf8, utf8, &why)) << c.what;
+    EXPECT_EQ(from_raw, from_utf8) << c.what;
+    EXPECT_NE(from_raw.find(c.want), std::string::npos) << c.what << ": " << from_raw;
+  }
+
+  // url has no windows-1251 way: the value is read as UTF-8 and
+  // percent-encoded as such.
+  Template u = Template::Parse("<c><i feed:each=\"row\"><u>{link|url}</u></i></c>", "u.xml", Charset::kWindows1251, {});
+  u.BindColumns({{"link", ColumnType::kText}}, "q.sql");
+  Rows raw({Cells{"http://d.example/\xe4"}}, SIZE_MAX, /*cp1251=*/true);
+  ASSERT_TRUE(raw.Next());
+  std::string out;
+  ASSERT_TRUE(u.RenderRow(out, raw, nullptr));
+  EXPECT_EQ(out, "<i>\n<u>http://d.example/%D0%B4</u>\n</i>\n");
+  EXPECT_EQ(raw.conversions(), 1u);
+}
+
 TEST(TemplateRender, RowsBreakingARuleAreLeftOutAndExplained) {
   Template t = Ads(Charset::kUtf8);
   struct Case {
