@@ -777,6 +777,41 @@ TEST(LegacyHtmlCp1251Test, RandomBytesMatchTheUtf8Way) {
   }
 }
 
+TEST(LegacyHtmlCp1251Test, AppendsAfterWhatOutHolds) {
+  // The appending forms: the text after what `out` holds, trimmed on its
+  // own (a prefix ending in a space or a line break changes nothing), and
+  // on false `out` exactly as it was, even after it had to grow.
+  std::mt19937 rng(20);
+  std::vector<std::string> inputs = {"",
+                                     " ",
+                                     " \xC0 ",
+                                     "<br>a<br>",
+                                     "&#128512;",
+                                     "\xC0 &alpha;",
+                                     "&nbsp;x&nbsp;",
+                                     "\x98",
+                                     std::string(5000, '\xE0') + "&#x1F600;",
+                                     std::string(5000, '&') + "quot;"};
+  const std::string bytes = "<&; #x1a\n\r\t\x98\xA0\xC0\xFF\x00"s;
+  for (int k = 0; k < 300; ++k) {
+    std::string in;
+    for (size_t j = rng() % 30; j > 0; --j) in += bytes[rng() % bytes.size()];
+    inputs.push_back(in);
+  }
+  for (const std::string& prefix : {""s, " "s, "\n"s, "x<"s, "\xC6 "s, std::string(3000, '\xC0')}) {
+    for (const std::string& in : inputs) {
+      const std::optional<std::string> alone = LegacyHtmlToTextCp1251(in);
+      std::string out = prefix;
+      const bool ok = AppendLegacyHtmlToTextCp1251(out, in);
+      EXPECT_EQ(ok, alone.has_value()) << Visible(in);
+      EXPECT_EQ(Visible(out), Visible(prefix + alone.value_or(""))) << Visible(in);
+      std::string utf8_out = prefix;
+      AppendLegacyHtmlToText(utf8_out, Utf8Of(in));
+      EXPECT_EQ(Visible(utf8_out), Visible(prefix + LegacyHtmlToText(Utf8Of(in)))) << Visible(in);
+    }
+  }
+}
+
 TEST(LegacyHtmlCp1251Test, LongText) {
   std::string in;
   for (int k = 0; k < 2000; ++k) {
