@@ -454,10 +454,6 @@ size_t Markup(std::string_view s, size_t i, Writer& w) {
   return end;
 }
 
-}  // namespace
-
-namespace {
-
 // LegacyHtmlToText's loop, into `w`; kCp1251: `html` and the text are
 // windows-1251. False when a reference stood for a character windows-1251
 // lacks (kCp1251 only).
