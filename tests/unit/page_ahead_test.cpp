@@ -17,15 +17,12 @@
 #include <future>
 #include <sstream>
 
+#include "temp_folder.h"
+
 namespace feed {
 namespace {
 
-std::string FreshDir() {
-  std::string dir = ::testing::TempDir() + "ahead-test-" + std::to_string(::getpid()) + "-" +
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  EXPECT_EQ(std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str()), 0);
-  return dir;
-}
+using testing::TempFolder;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -74,7 +71,8 @@ FeedReport Report() {
 }
 
 TEST(PagesAhead, AMadePageIsTakenOnceWithItsHeadBodyAndReport) {
-  const std::string dir = FreshDir();
+  TempFolder temp("ahead-test-");
+  const std::string& dir = temp.path();
   SpoolDir spool(dir);
   PagesAhead ahead(spool);
   auto making = ahead.Begin("yads\n2026-11-01\nTOKEN\nidentity");
@@ -112,7 +110,8 @@ TEST(PagesAhead, AMadePageIsTakenOnceWithItsHeadBodyAndReport) {
 }
 
 TEST(PagesAhead, AnotherIdentityAStalePageOrAFailedMakingGivesNothing) {
-  const std::string dir = FreshDir();
+  TempFolder temp("ahead-test-");
+  const std::string& dir = temp.path();
   SpoolDir spool(dir);
   PagesAhead ahead(spool);
   auto making = ahead.Begin("yads\n\nT1\nidentity");
@@ -137,7 +136,8 @@ TEST(PagesAhead, AnotherIdentityAStalePageOrAFailedMakingGivesNothing) {
 }
 
 TEST(PagesAhead, ATakerWaitsForAMakingUnderWay) {
-  const std::string dir = FreshDir();
+  TempFolder temp("ahead-test-");
+  const std::string& dir = temp.path();
   SpoolDir spool(dir);
   PagesAhead maker(spool);
   SpoolDir spool2(dir);  // another process's view of the same folder
@@ -158,7 +158,8 @@ TEST(PagesAhead, ATakerWaitsForAMakingUnderWay) {
 }
 
 TEST(PagesAhead, SweepRemovesOldPagesAndFreeLocksButNotAMakingUnderWay) {
-  const std::string dir = FreshDir();
+  TempFolder temp("ahead-test-");
+  const std::string& dir = temp.path();
   SpoolDir spool(dir);
   PagesAhead ahead(spool);
   auto old = ahead.Begin("old");

@@ -14,17 +14,12 @@
 #include "config.h"
 #include "error.h"
 #include "http.h"
+#include "temp_folder.h"
 
 namespace feed {
 namespace {
 
-std::string FreshDir() {
-  std::string dir = ::testing::TempDir() + "spool-test-" + std::to_string(::getpid()) + "-" +
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::string cmd = "rm -rf '" + dir + "'";
-  EXPECT_EQ(std::system(cmd.c_str()), 0);
-  return dir;  // made by the spool on first use
-}
+using testing::TempFolder;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -42,7 +37,8 @@ std::string Text(size_t n) {
 }
 
 TEST(Spool, SmallBodiesStayInMemoryLargeOnesMoveToAFileByteForByte) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   Spool small(dir, 1000);
   small.Write(Text(1000));
   EXPECT_TRUE(small.in_memory());
@@ -63,7 +59,8 @@ TEST(Spool, SmallBodiesStayInMemoryLargeOnesMoveToAFileByteForByte) {
 // Two configs of one process over one folder (two Apps in a test program)
 // count their names from the same start: the second takes the next free one.
 TEST(Spool, TwoSpoolDirsOfOneProcessShareAFolder) {
-  const std::string folder = FreshDir();
+  TempFolder temp("spool-test-", /*make=*/false);
+  const std::string& folder = temp.path();
   SpoolDir one(folder), two(folder);
   Spool a(one, 10), b(two, 10);
   a.Write(Text(100));
@@ -77,7 +74,8 @@ TEST(Spool, TwoSpoolDirsOfOneProcessShareAFolder) {
 }
 
 TEST(Spool, APublishedFileStaysLongEnoughForTheWebServerAndAnAbandonedOneGoesAtOnce) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   std::string abandoned_name;
   {
     Spool abandoned(dir, 10);
@@ -105,7 +103,8 @@ TEST(Spool, APublishedFileStaysLongEnoughForTheWebServerAndAnAbandonedOneGoesAtO
 }
 
 TEST(Spool, SweepRemovesOldFilesOfDeadProcessesOnly) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   Spool mine(dir, 0);
   mine.Write("x");  // makes the folder
   // A pid that cannot be running: above the kernel's pid_max.
@@ -122,7 +121,8 @@ TEST(Spool, SweepRemovesOldFilesOfDeadProcessesOnly) {
 }
 
 TEST(Spool, CheckRefusesAFolderThatTakesNoFiles) {
-  SpoolDir good(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir good(folder.path());
   EXPECT_NO_THROW(good.Check());
   SpoolDir bad("/etc/hostname/spool");  // under a file: never a folder
   try {
@@ -137,7 +137,8 @@ TEST(Spool, CheckRefusesAFolderThatTakesNoFiles) {
 // Spooled, nothing reaches the client before Finish; then the head with
 // Content-Length and the body, or the head with X-Sendfile.
 TEST(SpooledResponse, SendsNothingUntilWholeThenHeadWithLengthAndBody) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   StringSink out;
   Response r(out, true, false, Delivery{&dir, false, 100});
   ResponseHead h;
@@ -154,7 +155,8 @@ TEST(SpooledResponse, SendsNothingUntilWholeThenHeadWithLengthAndBody) {
 }
 
 TEST(SpooledResponse, AFailureBeforeFinishIsAnsweredCleanly) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   StringSink out;
   Response r(out, true, false, Delivery{&dir, false, 100});
   r.Start(ResponseHead{}, true);
@@ -168,7 +170,8 @@ TEST(SpooledResponse, AFailureBeforeFinishIsAnsweredCleanly) {
 }
 
 TEST(SpooledResponse, GzipHasTheLengthOfTheCompressedBody) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   StringSink out;
   Response r(out, true, false, Delivery{&dir, false, 1000});
   r.Start(ResponseHead{}, true);
@@ -184,7 +187,8 @@ TEST(SpooledResponse, GzipHasTheLengthOfTheCompressedBody) {
 // Handed off: a large body is named to the web server, which compresses it
 // itself (the program never gzips then); a small one is sent as it is.
 TEST(SpooledResponse, XSendfileNamesLargeBodiesAndNeverGzips) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   StringSink out;
   Response r(out, true, false, Delivery{&dir, true, 1000});
   r.Start(ResponseHead{}, /*gzip=*/true);
@@ -205,7 +209,8 @@ TEST(SpooledResponse, XSendfileNamesLargeBodiesAndNeverGzips) {
 }
 
 TEST(SpooledResponse, HeadAnd304AndOptionsCarryNoLength) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   StringSink head_out;
   Response head(head_out, true, /*head_only=*/true, Delivery{&dir, false, 100});
   head.Start(ResponseHead{}, false);
@@ -227,7 +232,8 @@ TEST(SpooledResponse, HeadAnd304AndOptionsCarryNoLength) {
 // nothing; sent later, it goes out as a response made then would: with its
 // length and body, or named to the web server.
 TEST(SpooledResponse, AKeptResponseSendsNothingAndIsSentLaterAsItWouldHaveBeen) {
-  SpoolDir dir(FreshDir());
+  TempFolder folder("spool-test-", /*make=*/false);
+  SpoolDir dir(folder.path());
   for (const bool gzip : {false, true}) {
     StringSink nothing;
     Delivery keep{&dir, false, 1000};
