@@ -48,7 +48,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/*_fuzz.cpp)
 # libFuzzer's feedback comes from the parsers, not only from the target file.
 FUZZ_CXX      ?= clang++-14
 FUZZ_BUILD    := build/fuzz
-FUZZ_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -I/usr/include/libxml2 -g -O1 \
+FUZZ_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -MMD -MP -Ilib -Itests/support -I/usr/include/libxml2 -g -O1 \
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 FUZZ_LDFLAGS  := -fsanitize=fuzzer,address,undefined
 FUZZ_LIB_OBJ  := $(LIB_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)

@@ -15,8 +15,12 @@
 #include "filters.h"
 #include "time_zone.h"
 #include "xml_text.h"
+#include "cp1251_reference.h"
 
 namespace {
+
+using feed::testing::Cp1251ToUtf8;
+using feed::testing::Utf8ToCp1251;
 
 using feed::FilterFn;
 using feed::FindFilter;
@@ -48,32 +52,6 @@ bool IsInstant(std::string_view s, int64_t* t) {
     *t = *t * 10 + (c - '0');
   }
   return *t <= 253402300799;
-}
-
-std::string Cp1251ToUtf8(std::string_view s) {
-  std::string out;
-  for (unsigned char b : s) feed::AppendUtf8(out, feed::FromCp1251(b));
-  return out;
-}
-
-// `utf8` in windows-1251, U+FFFD as 0x98; nullopt when it holds a character
-// the code page lacks.
-std::optional<std::string> Utf8ToCp1251(std::string_view utf8) {
-  std::string out;
-  for (size_t i = 0; i < utf8.size();) {
-    size_t len;
-    const std::optional<char32_t> cp = feed::DecodeUtf8(utf8.substr(i), &len);
-    i += len;
-    if (!cp) return std::nullopt;
-    if (*cp == 0xFFFD) {
-      out += '\x98';
-      continue;
-    }
-    const std::optional<unsigned char> b = feed::ToCp1251(*cp);
-    if (!b) return std::nullopt;
-    out += static_cast<char>(*b);
-  }
-  return out;
 }
 
 // Each filter's windows-1251 way, on the input as windows-1251 bytes, gives

@@ -14,8 +14,11 @@
 
 #include "fuzz_support.h"
 #include "xml_text.h"
+#include "cp1251_reference.h"
 
 namespace {
+
+using feed::testing::Cp1251ToUtf8;
 
 using feed::Charset;
 using feed::XmlContext;
@@ -42,12 +45,6 @@ bool IsLegalCp1251(std::string_view s) {
     if (b == 0x98 || !feed::IsXmlChar(feed::FromCp1251(b))) return false;
   }
   return true;
-}
-
-std::string Cp1251ToUtf8(std::string_view s) {
-  std::string out;
-  for (unsigned char b : s) feed::AppendUtf8(out, feed::FromCp1251(b));
-  return out;
 }
 
 using feed::fuzz::IsValidUtf8;

@@ -12,9 +12,13 @@
 #include "datetime.h"
 #include "time_zone.h"
 #include "xml_text.h"
+#include "cp1251_reference.h"
 
 namespace feed {
 namespace {
+
+using feed::testing::Cp1251ToUtf8;
+using feed::testing::Utf8ToCp1251;
 
 std::string Apply(const char* filter, std::string_view in) {
   FilterFn f = FindFilter(filter);
@@ -159,30 +163,6 @@ using feed::testing::Visible;
 const char* const kCp1251Filters[] = {"plain",   "trim",       "flag",     "date",     "datetime", "dmy",     "rfc822",
                                       "rfc3339", "rfc3339utc", "noscheme", "isolocal", "ymdhm",    "filesize"};
 
-std::string Utf8Of(std::string_view cp1251) {
-  std::string out;
-  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
-  return out;
-}
-
-std::optional<std::string> Cp1251Of(std::string_view utf8) {
-  std::string out;
-  for (size_t i = 0; i < utf8.size();) {
-    size_t len;
-    std::optional<char32_t> cp = DecodeUtf8(utf8.substr(i), &len);
-    i += len;
-    if (!cp) return std::nullopt;
-    if (*cp == 0xFFFD) {
-      out += '\x98';
-      continue;
-    }
-    std::optional<unsigned char> b = ToCp1251(*cp);
-    if (!b) return std::nullopt;
-    out += static_cast<char>(*b);
-  }
-  return out;
-}
-
 const TimeZone& Kiev() {
   static const TimeZone zone = *TimeZone::Load("Europe/Kiev");
   return zone;
@@ -197,8 +177,8 @@ void ExpectCp1251WayMatches(const char* name, const std::string& in) {
   std::string out = prefix;
   const bool ok = f(in, out, Kiev());
   std::string utf8;
-  FindFilter(name)(Utf8Of(in), utf8, Kiev());
-  const std::optional<std::string> want = Cp1251Of(utf8);
+  FindFilter(name)(Cp1251ToUtf8(in), utf8, Kiev());
+  const std::optional<std::string> want = Utf8ToCp1251(utf8);
   const std::string where = std::string(name) + "(\"" + Visible(in) + "\")";
   if (!want) {
     EXPECT_FALSE(ok) << where << " gave \"" << Visible(out) << "\" but the UTF-8 way gives \"" << Visible(utf8) << "\"";

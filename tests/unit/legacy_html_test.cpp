@@ -14,9 +14,13 @@
 #include <vector>
 
 #include "xml_text.h"
+#include "cp1251_reference.h"
 
 namespace feed {
 namespace {
+
+using feed::testing::Cp1251ToUtf8;
+using feed::testing::Utf8ToCp1251;
 
 using feed::testing::PlainText;
 using feed::testing::Visible;
@@ -503,32 +507,6 @@ TEST(LegacyHtmlTest, LongText) {
 namespace feed {
 namespace {
 
-std::string Utf8Of(std::string_view cp1251) {
-  std::string out;
-  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
-  return out;
-}
-
-// `utf8` in windows-1251, or nullopt when it holds a character the code
-// page lacks (or invalid UTF-8). U+FFFD becomes 0x98 when `fffd_as_98`.
-std::optional<std::string> Cp1251Of(std::string_view utf8, bool fffd_as_98) {
-  std::string out;
-  for (size_t i = 0; i < utf8.size();) {
-    size_t len;
-    std::optional<char32_t> cp = DecodeUtf8(utf8.substr(i), &len);
-    i += len;
-    if (!cp) return std::nullopt;
-    if (fffd_as_98 && *cp == 0xFFFD) {
-      out += '\x98';
-      continue;
-    }
-    std::optional<unsigned char> b = ToCp1251(*cp);
-    if (!b) return std::nullopt;
-    out += static_cast<char>(*b);
-  }
-  return out;
-}
-
 // LegacyHtmlToTextCp1251(in) against the UTF-8 way. A U+FFFD in the UTF-8
 // result that a reference (&#65533;) made, not a 0x98 byte, may give
 // nullopt or 0x98: there only the escaped forms are compared.
@@ -536,12 +514,12 @@ void ExpectCp1251MatchesUtf8Way(const std::string& in) {
   auto exact = std::make_unique<char[]>(in.size() + (in.empty() ? 1 : 0));
   std::copy(in.begin(), in.end(), exact.get());
   const std::optional<std::string> got = LegacyHtmlToTextCp1251(std::string_view(exact.get(), in.size()));
-  const std::string utf8 = LegacyHtmlToText(Utf8Of(in));
-  const std::optional<std::string> want = Cp1251Of(utf8, /*fffd_as_98=*/true);
+  const std::string utf8 = LegacyHtmlToText(Cp1251ToUtf8(in));
+  const std::optional<std::string> want = Utf8ToCp1251(utf8, /*fffd_as_98=*/true);
   // With each 0x98 byte made a letter, a U+FFFD left can only be a reference's.
   std::string no98 = in;
   std::replace(no98.begin(), no98.end(), '\x98', '\xC6');
-  const bool fffd_from_reference = LegacyHtmlToText(Utf8Of(no98)).find("\uFFFD") != std::string::npos;
+  const bool fffd_from_reference = LegacyHtmlToText(Cp1251ToUtf8(no98)).find("\uFFFD") != std::string::npos;
   if (want && fffd_from_reference) {
     if (!got) return;
     std::string got_xml, want_xml;
@@ -653,7 +631,7 @@ TEST(LegacyHtmlCp1251Test, ReplacementCharacterReference) {
       std::string xml;
       AppendXmlCp1251(xml, *got, XmlContext::kText);
       std::string want;
-      AppendXml(want, LegacyHtmlToText(Utf8Of(in)), XmlContext::kText, Charset::kWindows1251);
+      AppendXml(want, LegacyHtmlToText(Cp1251ToUtf8(in)), XmlContext::kText, Charset::kWindows1251);
       EXPECT_EQ(xml, want) << in;
     }
     ExpectCp1251MatchesUtf8Way(in);
@@ -671,7 +649,7 @@ TEST(LegacyHtmlCp1251Test, EveryByteAloneAndAmongLetters) {
 
 // The samples of the tests above in windows-1251: PlainText and the pieces
 // of board text, where the code page has their characters.
-std::optional<std::string> Cp1251Sample(std::string_view utf8) { return Cp1251Of(utf8, /*fffd_as_98=*/false); }
+std::optional<std::string> Cp1251Sample(std::string_view utf8) { return Utf8ToCp1251(utf8, /*fffd_as_98=*/false); }
 
 TEST(LegacyHtmlCp1251Test, SamplesAtEveryOffsetMatchTheUtf8Way) {
   std::vector<std::string> pieces;
@@ -806,8 +784,8 @@ TEST(LegacyHtmlCp1251Test, AppendsAfterWhatOutHolds) {
       EXPECT_EQ(ok, alone.has_value()) << Visible(in);
       EXPECT_EQ(Visible(out), Visible(prefix + alone.value_or(""))) << Visible(in);
       std::string utf8_out = prefix;
-      AppendLegacyHtmlToText(utf8_out, Utf8Of(in));
-      EXPECT_EQ(Visible(utf8_out), Visible(prefix + LegacyHtmlToText(Utf8Of(in)))) << Visible(in);
+      AppendLegacyHtmlToText(utf8_out, Cp1251ToUtf8(in));
+      EXPECT_EQ(Visible(utf8_out), Visible(prefix + LegacyHtmlToText(Cp1251ToUtf8(in)))) << Visible(in);
     }
   }
 }

@@ -13,20 +13,16 @@
 #include <vector>
 
 #include "xml_text.h"
+#include "cp1251_reference.h"
 
 namespace feed {
 namespace {
 
+using feed::testing::Cp1251ToUtf8;
+
 using feed::testing::Visible;
 
 using Cells = std::vector<std::optional<std::string>>;
-
-// The reference conversion: FromCp1251 one byte at a time.
-std::string Utf8Of(std::string_view cp1251) {
-  std::string out;
-  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
-  return out;
-}
 
 TEST(RowsTest, HeldUtf8RowsAreAsGiven) {
   Rows rows({Cells{"Привет", std::nullopt, ""}});
@@ -115,8 +111,8 @@ TEST(RowsTest, Cp1251ValueOfEveryByte) {
   for (size_t k = 0; k < 40; ++k) {
     ASSERT_TRUE(rows.Next());
     EXPECT_EQ(rows.GetCp1251(0), all.substr(k));
-    EXPECT_EQ(rows.Get(0), Utf8Of(all.substr(k))) << k;
-    EXPECT_EQ(rows.Get(1), Utf8Of(std::string(k, '\xE0') + all)) << k;
+    EXPECT_EQ(rows.Get(0), Cp1251ToUtf8(all.substr(k))) << k;
+    EXPECT_EQ(rows.Get(1), Cp1251ToUtf8(std::string(k, '\xE0') + all)) << k;
     EXPECT_EQ(rows.conversions(), 2 * (k + 1));
   }
   EXPECT_FALSE(rows.Next());

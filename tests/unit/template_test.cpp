@@ -16,9 +16,12 @@
 #include "error.h"
 #include "time_zone.h"
 #include "xml_text.h"
+#include "cp1251_reference.h"
 
 namespace feed {
 namespace {
+
+using feed::testing::Cp1251ToUtf8;
 
 const std::map<std::string, std::string> kSite = {
     {"site.url", "http://doska.example"}, {"site.title", "Доска"}, {"value.flag", "1"}, {"value.empty", ""}};
@@ -440,17 +443,11 @@ Template Cp1251Ads() {
   return t;
 }
 
-std::string Utf8Of(std::string_view cp1251) {
-  std::string out;
-  for (unsigned char c : cp1251) AppendUtf8(out, FromCp1251(c));
-  return out;
-}
-
 // RenderRow on `cells` as a cp1251 connection's bytes and as the same text
 // in UTF-8: the same document, the same verdict.
 void ExpectCp1251RowAsUtf8(const Template& t, const Cells& cells) {
   Cells utf8;
-  for (const auto& c : cells) utf8.push_back(c ? std::optional<std::string>(Utf8Of(*c)) : std::nullopt);
+  for (const auto& c : cells) utf8.push_back(c ? std::optional<std::string>(Cp1251ToUtf8(*c)) : std::nullopt);
   Rows raw({cells}, SIZE_MAX, /*cp1251=*/true), converted({utf8});
   ASSERT_TRUE(raw.Next());
   ASSERT_TRUE(converted.Next());

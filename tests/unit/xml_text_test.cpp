@@ -5,6 +5,7 @@
 
 #include <tinyxml2.h>
 #include "text_samples.h"
+#include "cp1251_reference.h"
 
 #include <algorithm>
 #include <memory>
@@ -17,6 +18,8 @@
 
 namespace feed {
 namespace {
+
+using feed::testing::Cp1251ToUtf8;
 
 using feed::testing::PlainText;
 using feed::testing::Visible;
@@ -543,13 +546,6 @@ std::optional<Parsed> ParseDocument(const std::string& xml) {
   return p;
 }
 
-// windows-1251 bytes back to UTF-8, so tinyxml2 (UTF-8 only) can read them.
-std::string Cp1251ToUtf8(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) AppendUtf8(out, FromCp1251(c));
-  return out;
-}
-
 TEST(AppendXmlTest, ParserReadsBackTheCleanedText) {
   std::mt19937 rng(1251);
   for (int iter = 0; iter < 3000; ++iter) {
@@ -793,14 +789,6 @@ TEST(Cp1251AsUtf8, EveryByteMapsToItsCodePoint) {
   EXPECT_EQ(out, "");
 }
 
-// AssignCp1251AsUtf8 spelled out one byte at a time, as the header describes
-// it: the oracle for its fast path.
-std::string Cp1251Reference(std::string_view in) {
-  std::string out;
-  for (unsigned char c : in) AppendUtf8(out, FromCp1251(c));
-  return out;
-}
-
 // Converts `in` from a heap block of exactly its size (so that AddressSanitizer
 // sees a read past its end), into a string that held `stale` before, and
 // compares with the reference.
@@ -809,7 +797,7 @@ void ExpectCp1251MatchesReference(const std::string& in, const std::string& stal
   std::copy(in.begin(), in.end(), exact.get());
   std::string out = stale;
   AssignCp1251AsUtf8(out, std::string_view(exact.get(), in.size()));
-  const std::string want = Cp1251Reference(in);
+  const std::string want = Cp1251ToUtf8(in);
   if (out == want) return;  // Visible is for failures only: it is slow
   ASSERT_EQ(Visible(out), Visible(want)) << "input \"" << Visible(in) << "\" (" << in.size() << " bytes), stale "
                                          << stale.size();
@@ -904,7 +892,7 @@ TEST(Cp1251AsUtf8, RandomBytesMatchTheReference) {
     }
     ExpectCp1251MatchesReference(in, iter % 4 == 0 ? "" : std::string(rng() % 5000, 'x'));
     AssignCp1251AsUtf8(out, in);
-    ASSERT_EQ(out, Cp1251Reference(in)) << "reused output, input " << Visible(in);
+    ASSERT_EQ(out, Cp1251ToUtf8(in)) << "reused output, input " << Visible(in);
     // Every suffix start, so that the blocks begin at every alignment.
     if (iter % 50 == 0) {
       for (size_t k = 0; k < std::min<size_t>(in.size(), 20); ++k) {
@@ -928,7 +916,7 @@ TEST(Cp1251AsUtf8, LongInputsOfTheWidestCharacters) {
   }
   std::string out;
   AssignCp1251AsUtf8(out, std::string(100000, '\xE0') + "\x85" + std::string(100000, 'x'));
-  EXPECT_EQ(out, Cp1251Reference(std::string(100000, '\xE0') + "\x85" + std::string(100000, 'x')));
+  EXPECT_EQ(out, Cp1251ToUtf8(std::string(100000, '\xE0') + "\x85" + std::string(100000, 'x')));
 }
 
 }  // namespace
@@ -937,13 +925,13 @@ TEST(Cp1251AsUtf8, LongInputsOfTheWidestCharacters) {
 // AppendXmlCp1251: windows-1251 bytes escaped for XML without the trip
 // through UTF-8 (issue #12). The oracle is the UTF-8 way the header names,
 // AppendXml on the text read as UTF-8, with the bytes converted by
-// Cp1251Reference (FromCp1251 one byte at a time), not by the fast
+// Cp1251ToUtf8 (FromCp1251 one byte at a time), not by the fast
 // AssignCp1251AsUtf8.
 namespace feed {
 namespace {
 
 std::string ViaUtf8(std::string out, std::string_view cp1251, XmlContext ctx) {
-  AppendXml(out, Cp1251Reference(cp1251), ctx, k1251);
+  AppendXml(out, Cp1251ToUtf8(cp1251), ctx, k1251);
   return out;
 }
 
