@@ -145,10 +145,24 @@ std::string FormatOffset(int offset, bool colon) {
 // "YYYY-MM-DD" + `sep` + "HH:MM:SS" appended: every feed writes dates of
 // every row, so the usual case (years 0 to 9999) is done without printf;
 // anything else as printf's %04d would.
+// Whether printf's %02d of `v` is two digits.
+bool TwoDigits(int v) { return v >= 0 && v <= 99; }
+
+// Whether t's date has the usual widths (%04d-%02d-%02d of 10 characters).
+bool UsualDate(const LocalTime& t) { return t.year >= 0 && t.year <= 9999 && TwoDigits(t.month) && TwoDigits(t.day); }
+
+// "YYYY-MM-DD" into b[0..10). REQUIRES: UsualDate(t).
+void PutYmd(char* b, const LocalTime& t) {
+  Put2(b, t.year / 100);
+  Put2(b + 2, t.year % 100);
+  b[4] = '-';
+  Put2(b + 5, t.month);
+  b[7] = '-';
+  Put2(b + 8, t.day);
+}
+
 void AppendYmdHms(std::string& out, const LocalTime& t, char sep) {
-  auto two = [](int v) { return v >= 0 && v <= 99; };
-  if (t.year < 0 || t.year > 9999 || !two(t.month) || !two(t.day) || !two(t.hour) || !two(t.minute) ||
-      !two(t.second)) {
+  if (!UsualDate(t) || !TwoDigits(t.hour) || !TwoDigits(t.minute) || !TwoDigits(t.second)) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", t.year, t.month, t.day, sep, t.hour, t.minute,
                   t.second);
@@ -156,12 +170,7 @@ void AppendYmdHms(std::string& out, const LocalTime& t, char sep) {
     return;
   }
   char b[19];
-  Put2(b, t.year / 100);
-  Put2(b + 2, t.year % 100);
-  b[4] = '-';
-  Put2(b + 5, t.month);
-  b[7] = '-';
-  Put2(b + 8, t.day);
+  PutYmd(b, t);
   b[10] = sep;
   Put2(b + 11, t.hour);
   b[13] = ':';
@@ -298,14 +307,9 @@ std::string FormatHttpDate(UnixTime t) {
 std::string FormatDate(const LocalTime& t) {
   // Every Yads row has a date: the usual case without printf, as in
   // AppendYmdHms.
-  if (t.year >= 0 && t.year <= 9999 && t.month >= 0 && t.month <= 99 && t.day >= 0 && t.day <= 99) {
+  if (UsualDate(t)) {
     char b[10];
-    Put2(b, t.year / 100);
-    Put2(b + 2, t.year % 100);
-    b[4] = '-';
-    Put2(b + 5, t.month);
-    b[7] = '-';
-    Put2(b + 8, t.day);
+    PutYmd(b, t);
     return std::string(b, sizeof b);
   }
   char buf[48];
