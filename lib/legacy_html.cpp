@@ -316,35 +316,19 @@ class PlainTextWriter {
           Mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, Splat('<')), _mm_cmpeq_epi8(x, Splat('&'))),
                             _mm_cmpeq_epi8(x, Splat(0x7F))));
       const unsigned space = Mask(_mm_cmpeq_epi8(x, Splat(' ')));
-      if constexpr (kCp1251) {
-        // Every byte from 0x80 up is a visible character of the code page.
-        const unsigned bad = special | (space & (((space << 1) | space_carry) & 0xFFFF));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
-        if (bad == 0) {
-          space_carry = space >> 15;
-          p += 16;
-          i += 16;
-          continue;
-        }
-        const unsigned k = static_cast<unsigned>(__builtin_ctz(bad));
-        p += k;
-        i += k;
-        if (i > start && s[i - 1] == ' ') {
-          --i;
-          --p;
-        }
-        p_ = p;
-        return i;
+      // A second space in a row is a run to collapse.
+      unsigned bad = special | (space & (((space << 1) | space_carry) & 0xFFFF));
+      unsigned lead = 0;
+      if constexpr (!kCp1251) {
+        // In windows-1251 every byte from 0x80 up is a visible character.
+        // In UTF-8: leads C3-DF (C2 starts the C1 controls, left to the
+        // slow path), continuations 80-BF; a continuation must follow a
+        // lead and a lead be followed by one (a mismatch is flagged at the
+        // position after the lead).
+        lead = Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC2)), _mm_cmplt_epi8(x, Splat(0xE0))));
+        const unsigned cont = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
+        bad |= (high & ~lead & ~cont) | (cont ^ (((lead << 1) | lead_carry) & 0xFFFF));
       }
-      // Leads C3-DF (C2 starts the C1 controls, left to the slow path),
-      // continuations 80-BF.
-      const unsigned lead = Mask(_mm_and_si128(_mm_cmpgt_epi8(x, Splat(0xC2)), _mm_cmplt_epi8(x, Splat(0xE0))));
-      const unsigned cont = Mask(_mm_cmplt_epi8(x, Splat(0xC0)));
-      // A continuation must follow a lead and a lead be followed by one (a
-      // mismatch is flagged at the position after the lead); a second space
-      // in a row is a run to collapse.
-      const unsigned bad = special | (high & ~lead & ~cont) | (cont ^ (((lead << 1) | lead_carry) & 0xFFFF)) |
-                           (space & (((space << 1) | space_carry) & 0xFFFF));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
       if (bad == 0) {
         lead_carry = lead >> 15;
@@ -358,8 +342,8 @@ class PlainTextWriter {
       i += k;
       // Neither a lead byte without its continuation nor a space whose
       // next character is not known to be visible may end the copy. In
-      // what was copied a byte from C3 to DF can only be a lead.
-      if (i > start && s[i - 1] >= 0xC3 && s[i - 1] <= 0xDF) {
+      // what UTF-8 was copied a byte from C3 to DF can only be a lead.
+      if (!kCp1251 && i > start && s[i - 1] >= 0xC3 && s[i - 1] <= 0xDF) {
         --i;
         --p;
       }
