@@ -1038,6 +1038,30 @@ TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
   EXPECT_NE(doc.Parse(utf8.c_str(), utf8.size()), tinyxml2::XML_SUCCESS);
 }
 
+// The same with the rows streamed (read = stream: one query whose rows
+// arrive while the page is written): the end of a cut stream is not the
+// end of the rows.
+TEST_F(YadsIntegration, DatabaseLostMidStreamIsAFailureNotTheEndOfTheRows) {
+  std::string config =
+      testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "100000"}, {"read", "stream"}});
+  std::string cmd =
+      "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out(4096, '\0');
+  out.resize(fread(out.data(), 1, out.size(), p));
+  testing::StopDatabase();
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  testing::StartDatabase();
+  size_t exit_at = out.rfind("exit=");
+  ASSERT_NE(exit_at, std::string::npos);
+  EXPECT_EQ(out.substr(exit_at), "exit=1\n") << "a cut stream is a failure, not the last row";
+  EXPECT_EQ(out.substr(0, exit_at).find("</yml_catalog>"), std::string::npos);
+}
+
 TEST_F(YadsIntegration, CommandLineReportsLeftOutIds) {
   std::string config = testing::WriteSampleConfig({{"page_size", "100000"}});
   std::string out_file = config + ".xml", err_file = config + ".err";
