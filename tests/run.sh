@@ -40,7 +40,11 @@ gtest() {
     log "$name"
     "$bin" --gtest_color=no >"$logf" 2>&1
     rc=$?
-    grep -E '^\[  FAILED  \]|Failure$|^(tests|lib)/.*(Failure|error)|ERROR: (Address|Leak)Sanitizer|runtime error' "$logf" | head -40
+    # Each failure with the lines that say what was expected (cut short: a
+    # value can be a whole document), so that a failure seen once in CI can
+    # be read from its output.
+    grep -E -A6 '^\[  FAILED  \]|Failure$|^(tests|lib)/.*(Failure|error)|ERROR: (Address|Leak)Sanitizer|runtime error' \
+        "$logf" | cut -c1-400 | head -80
     count "$name" "$logf" "$rc"
 }
 
