@@ -92,7 +92,10 @@ bool Rows::Next() {
     return true;
   }
   try {
-    if (!rs_->next()) return false;
+    if (!rs_->next()) {
+      if (st_) CheckStreamEnded();
+      return false;
+    }
     for (size_t i = 0; i < values_.size(); ++i) {
       uint32_t col = static_cast<uint32_t>(i + 1);
       sql::SQLString s = rs_->getString(col);
@@ -102,6 +105,21 @@ bool Rows::Next() {
     return true;
   } catch (const sql::SQLException& e) {
     throw Unavailable(std::string("reading a result: ") + e.what());
+  }
+}
+
+// A streamed result's rows arrive as the server sends them, and Connector/C++
+// 1.1 ends the rows quietly when the server ends the query with an error
+// part-way (KILL QUERY, max_statement_time): asked on the same connection,
+// the server says whether the query ended with an error (SHOW ERRORS
+// speaks of the statement before it). A connection lost part-way throws
+// here too.
+void Rows::CheckStreamEnded() {
+  std::unique_ptr<sql::Statement> check(st_->getConnection()->createStatement());
+  std::unique_ptr<sql::ResultSet> errors(check->executeQuery("SHOW ERRORS LIMIT 1"));
+  if (errors->next()) {
+    throw Unavailable("the database ended the query part-way: error " + std::string(errors->getString(2)) + ": " +
+                      std::string(errors->getString(3)));
   }
 }
 

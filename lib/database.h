@@ -89,6 +89,9 @@ class Rows {
 
  private:
   std::string_view Convert(size_t i) const;
+  // After a streamed result's last row: throws FeedError(kUnavailable) when
+  // the query did not end as a whole.
+  void CheckStreamEnded();
 
   std::unique_ptr<sql::Statement> st_;  // declared first: destroyed after rs_
   std::unique_ptr<sql::ResultSet> rs_;

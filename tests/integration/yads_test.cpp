@@ -1062,6 +1062,40 @@ TEST_F(YadsIntegration, DatabaseLostMidStreamIsAFailureNotTheEndOfTheRows) {
   EXPECT_EQ(out.substr(0, exit_at).find("</yml_catalog>"), std::string::npos);
 }
 
+// A streamed query the server ends with an error part-way (KILL QUERY by
+// an operator, max_statement_time) is a failure too, though the connection
+// lives on.
+TEST_F(YadsIntegration, AStreamedQueryKilledPartWayIsAFailureNotTheEndOfTheRows) {
+  std::string config =
+      testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "100000"}, {"read", "stream"}});
+  std::string cmd =
+      "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out(4096, '\0');
+  out.resize(fread(out.data(), 1, out.size(), p));
+  // The feed's query is under way (its rows wait for the pipe): end it.
+  std::string ids = testing::Mariadb(
+      "SELECT GROUP_CONCAT(id) FROM information_schema.processlist WHERE user = 'feed' AND command = 'Query'"
+      " AND info LIKE '%FROM%' AND id <> CONNECTION_ID()");
+  ASSERT_NE(ids.find_first_of("0123456789"), std::string::npos) << "no query of the feed under way";
+  std::string kill;
+  std::istringstream in(ids);
+  for (std::string id; std::getline(in, id, ',');) {
+    if (!id.empty() && id.back() == '\n') id.pop_back();
+    kill += "KILL QUERY " + id + ";";
+  }
+  testing::Mariadb(kill);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  size_t exit_at = out.rfind("exit=");
+  ASSERT_NE(exit_at, std::string::npos);
+  EXPECT_EQ(out.substr(exit_at), "exit=1\n") << "a killed stream is a failure, not the last row";
+  EXPECT_EQ(out.substr(0, exit_at).find("</yml_catalog>"), std::string::npos);
+}
+
 TEST_F(YadsIntegration, CommandLineReportsLeftOutIds) {
   std::string config = testing::WriteSampleConfig({{"page_size", "100000"}});
   std::string out_file = config + ".xml", err_file = config + ".err";
