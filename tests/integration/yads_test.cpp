@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -1011,21 +1012,48 @@ TEST_F(YadsIntegration, DatabaseOutageGives503ThenRecoversInTheSameProcess) {
   EXPECT_FALSE(Parse(back).ads.empty());
 }
 
-TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
-  // The command-line mode writes into a pipe we read slowly; the database
-  // stops while the feed is half written.
-  std::string config = testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "50"}});
-  std::string cmd =
-      "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
+// KILL `what` (CONNECTION or QUERY) for each process of the feed user
+// that `where` also selects, this client's aside; false when there is none.
+bool KillFeedProcesses(const std::string& what, const std::string& where = "TRUE") {
+  const std::string ids = testing::Mariadb(
+      "SELECT GROUP_CONCAT(id) FROM information_schema.processlist WHERE user = 'feed' AND id <> CONNECTION_ID()"
+      " AND " + where);
+  if (ids.find_first_of("0123456789") == std::string::npos) return false;
+  std::string kill;
+  std::istringstream in(ids);
+  for (std::string id; std::getline(in, id, ',');) {
+    if (!id.empty() && id.back() == '\n') id.pop_back();
+    kill += "KILL " + what + " " + id + ";";
+  }
+  testing::Mariadb(kill);
+  return true;
+}
+
+// The command-line render of /yads, with `overrides` in its section, into
+// a pipe read slowly: `midway` runs once the first 4 KB are read (the rest
+// waits for the pipe), then the rest is read. What came out, ending in
+// "exit=N\n".
+std::string RenderInterrupted(const std::map<std::string, std::string>& overrides,
+                              const std::function<void()>& midway) {
+  const std::string cmd = "'" + Env("FEED_TEST_BIN") + "' --config '" + testing::WriteSampleConfig(overrides) +
+                          "' render /yads 2>/dev/null; echo \"exit=$?\"";
   FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p, nullptr);
+  if (!p) return "";
   std::string out(4096, '\0');
   out.resize(fread(out.data(), 1, out.size(), p));
-  testing::StopDatabase();
+  midway();
   char buf[65536];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   pclose(p);
+  return out;
+}
+
+TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
+  // The database stops while the feed is half written.
+  const std::string out =
+      RenderInterrupted({{"page_size", "100000"}, {"fetch_rows", "50"}}, [] { testing::StopDatabase(); });
   testing::StartDatabase();
   size_t exit_at = out.rfind("exit=");
   ASSERT_NE(exit_at, std::string::npos);
@@ -1042,19 +1070,9 @@ TEST_F(YadsIntegration, DatabaseLostMidFeedLeavesADocumentThatDoesNotParse) {
 // arrive while the page is written): the end of a cut stream is not the
 // end of the rows.
 TEST_F(YadsIntegration, DatabaseLostMidStreamIsAFailureNotTheEndOfTheRows) {
-  std::string config =
-      testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "100000"}, {"read", "stream"}});
-  std::string cmd =
-      "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out(4096, '\0');
-  out.resize(fread(out.data(), 1, out.size(), p));
-  testing::StopDatabase();
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
+  const std::string out =
+      RenderInterrupted({{"page_size", "100000"}, {"fetch_rows", "100000"}, {"read", "stream"}},
+                        [] { testing::StopDatabase(); });
   testing::StartDatabase();
   size_t exit_at = out.rfind("exit=");
   ASSERT_NE(exit_at, std::string::npos);
@@ -1066,30 +1084,12 @@ TEST_F(YadsIntegration, DatabaseLostMidStreamIsAFailureNotTheEndOfTheRows) {
 // an operator, max_statement_time) is a failure too, though the connection
 // lives on.
 TEST_F(YadsIntegration, AStreamedQueryKilledPartWayIsAFailureNotTheEndOfTheRows) {
-  std::string config =
-      testing::WriteSampleConfig({{"page_size", "100000"}, {"fetch_rows", "100000"}, {"read", "stream"}});
-  std::string cmd =
-      "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' render /yads 2>/dev/null; echo \"exit=$?\"";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out(4096, '\0');
-  out.resize(fread(out.data(), 1, out.size(), p));
-  // The feed's query is under way (its rows wait for the pipe): end it.
-  std::string ids = testing::Mariadb(
-      "SELECT GROUP_CONCAT(id) FROM information_schema.processlist WHERE user = 'feed' AND command = 'Query'"
-      " AND info LIKE '%FROM%' AND id <> CONNECTION_ID()");
-  ASSERT_NE(ids.find_first_of("0123456789"), std::string::npos) << "no query of the feed under way";
-  std::string kill;
-  std::istringstream in(ids);
-  for (std::string id; std::getline(in, id, ',');) {
-    if (!id.empty() && id.back() == '\n') id.pop_back();
-    kill += "KILL QUERY " + id + ";";
-  }
-  testing::Mariadb(kill);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
+  const std::string out =
+      RenderInterrupted({{"page_size", "100000"}, {"fetch_rows", "100000"}, {"read", "stream"}}, [] {
+        // The feed's query is under way (its rows wait for the pipe): end it.
+        EXPECT_TRUE(KillFeedProcesses("QUERY", "command = 'Query' AND info LIKE '%FROM%'"))
+            << "no query of the feed under way";
+      });
   size_t exit_at = out.rfind("exit=");
   ASSERT_NE(exit_at, std::string::npos);
   EXPECT_EQ(out.substr(exit_at), "exit=1\n") << "a killed stream is a failure, not the last row";
@@ -1291,16 +1291,7 @@ TEST_F(YadsIntegration, AConnectionKilledBetweenRequestsIsReopenedWithoutAnError
   ASSERT_EQ(Get(app, "").status, 200);
   // The server drops every connection of the feed user (a restart or
   // wait_timeout does the same).
-  std::string ids = testing::Mariadb(
-      "SELECT GROUP_CONCAT(id) FROM information_schema.processlist WHERE user = 'feed' AND id <> CONNECTION_ID()");
-  ASSERT_NE(ids.find_first_of("0123456789"), std::string::npos);
-  std::string kill;
-  std::istringstream in(ids);
-  for (std::string id; std::getline(in, id, ',');) {
-    if (!id.empty() && id.back() == '\n') id.pop_back();
-    kill += "KILL CONNECTION " + id + ";";
-  }
-  testing::Mariadb(kill);
+  ASSERT_TRUE(KillFeedProcesses("CONNECTION"));
   Reply r = Get(app, "date=2026-10-20+00:00:00");
   EXPECT_EQ(r.status, 200) << r.body;
   EXPECT_FALSE(Parse(r).ads.empty());
