@@ -27,12 +27,12 @@ struct Op {
   int scope = 0;        // 0: the row; s > 0: Plan::scopes[s - 1] (also kRepeat's scope)
   DocVar doc = DocVar::kDate;
   std::vector<FilterFn> filters;
-  // kRowValue: each filter's windows-1251 way, when every filter has one
-  // (filters.h); empty otherwise. See cp1251 below.
+  // kRowValue: each filter's windows-1251 way (filters.h), or none when a
+  // filter has none.
   std::vector<Cp1251FilterFn> cp1251_filters;
   // kRowValue: a windows-1251 value may go the windows-1251 way (no
   // filter, or each has a windows-1251 way).
-  bool cp1251 = true;
+  bool Cp1251Way() const { return cp1251_filters.size() == filters.size(); }
   XmlContext ctx = XmlContext::kText;
   bool negate = false;  // kIf: "!name"
   size_t skip_to = 0;   // kIf: where to go when the test fails; kRepeat: the op after its body
@@ -75,7 +75,7 @@ struct Template::Plan {
   std::unique_ptr<Encoder> enc;
   // The document is windows-1251 XML: a row's windows-1251 values (a cp1251
   // connection's) are written without a trip through UTF-8 where their
-  // filters allow (Op::cp1251).
+  // filters allow (Op::Cp1251Way).
   bool cp1251_out = false;
   TimeZone zone = TimeZone::Utc();  // for the date filters
   std::vector<Op> head, row, tail;
@@ -212,12 +212,13 @@ class Compiler {
     for (size_t i = 1; i < parts.size(); ++i) {
       FilterFn f = FindFilter(parts[i]);
       if (!f) throw Error(line, "unknown filter '" + parts[i] + "'; known: " + FilterNames());
+      // Once a filter has no windows-1251 way, the list stays short of
+      // `filters`: the value always takes the UTF-8 way.
+      if (Cp1251FilterFn f1251 = FindCp1251Filter(parts[i]); f1251 && op.Cp1251Way()) {
+        op.cp1251_filters.push_back(f1251);
+      }
       op.filters.push_back(f);
-      Cp1251FilterFn f1251 = FindCp1251Filter(parts[i]);
-      op.cp1251 = op.cp1251 && f1251 != nullptr;
-      op.cp1251_filters.push_back(f1251);
     }
-    if (!op.cp1251) op.cp1251_filters.clear();
     const bool site = name.rfind("site.", 0) == 0;
     if (site || name.rfind("value.", 0) == 0) {
       // Known when the config is loaded: written as a literal now. A missing
@@ -794,7 +795,7 @@ bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::stri
         break;
       }
       case OpCode::kRowValue:
-        if (op.cp1251 && p.cp1251_out && op.scope == 0 && row->cp1251()) {
+        if (op.Cp1251Way() && p.cp1251_out && op.scope == 0 && row->cp1251()) {
           const size_t c = static_cast<size_t>(p.columns[op.field]);
           std::string_view v;
           if (c < row->size() &&
