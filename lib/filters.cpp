@@ -243,20 +243,23 @@ constexpr Entry kFilters[] = {
     {"baidu_filetype", BaiduFileType, nullptr},  // writes Chinese
 };
 
-}  // namespace
-
-FilterFn FindFilter(std::string_view name) {
+const Entry* FindEntry(std::string_view name) {
   for (const Entry& e : kFilters) {
-    if (name == e.name) return e.fn;
+    if (name == e.name) return &e;
   }
   return nullptr;
 }
 
+}  // namespace
+
+FilterFn FindFilter(std::string_view name) {
+  const Entry* e = FindEntry(name);
+  return e ? e->fn : nullptr;
+}
+
 Cp1251FilterFn FindCp1251Filter(std::string_view name) {
-  for (const Entry& e : kFilters) {
-    if (name == e.name) return e.cp1251;
-  }
-  return nullptr;
+  const Entry* e = FindEntry(name);
+  return e ? e->cp1251 : nullptr;
 }
 
 bool IsKnownBaiduFileType(std::string_view ext) { return BaiduTypeOf(ext) != nullptr; }
