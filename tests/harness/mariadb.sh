@@ -13,6 +13,10 @@
 # 'feed' with ALL on sample.*, sample_test.* and board.*. It is a no-op
 # (apart from the users) when the server already runs; a second start
 # reuses the data. stop SIGTERMs exactly the pid in the pid file and waits.
+# Each server has its own temporary folder, DIR/tmp: a mariadbd that starts
+# deletes every #sql* file in its tmpdir, so servers sharing /tmp removed
+# each other's temporary tables mid-query (a replica set started while the
+# integration tests ran: "Error on delete of '/tmp/#sql-temptable-...'").
 # MARIADB_POOL sets the InnoDB buffer pool (default 64M). MARIADB_ARGS adds
 # mariadbd options after the harness's own (later ones win: replicas.sh
 # turns on the binary log and TCP on loopback this way).
@@ -110,15 +114,15 @@ fi
 command -v mariadbd >/dev/null && command -v mariadb-install-db >/dev/null ||
     die "MariaDB is not installed (run tools/deps.sh)"
 
-mkdir -p "$DIR/db" "$DIR/run" "$DIR/log"
+mkdir -p "$DIR/db" "$DIR/run" "$DIR/log" "$DIR/tmp"
 chmod 755 "$DIR" "$DIR/run" "$DIR/log"
-chmod 700 "$DIR/db"
+chmod 700 "$DIR/db" "$DIR/tmp"
 # Two starts at once for the same DIR: the second waits for the first.
 exec 9>"$DIR/log/.mariadb.lock"
 flock 9
 
 if [ -n "$DB_USER" ]; then
-    chown "$DB_USER:" "$DIR/db" "$DIR/run"
+    chown "$DB_USER:" "$DIR/db" "$DIR/run" "$DIR/tmp"
     touch "$ERRLOG"
     chown "$DB_USER:" "$ERRLOG"
     open_path "$DB_USER" "$DIR/run"
@@ -137,7 +141,7 @@ else
     fi
     rm -f "$PIDFILE"
     setsid mariadbd --no-defaults --datadir="$DIR/db" --socket="$SOCK" \
-        --pid-file="$PIDFILE" --log-error="$ERRLOG" \
+        --pid-file="$PIDFILE" --log-error="$ERRLOG" --tmpdir="$DIR/tmp" \
         --skip-networking ${DB_USER:+--user=$DB_USER} \
         --innodb-buffer-pool-size="$POOL" --innodb-flush-log-at-trx-commit=2 \
         --skip-log-bin --max-allowed-packet=64M \
