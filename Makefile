@@ -10,6 +10,7 @@
 #                   see tests/fuzz/README.md
 #   make bench      measure against the legacy PHP scripts (see bench/README.md)
 #   make format     clang-format the sources (.clang-format)
+#   make dist       the release for shared hosts (release/make-dist.sh)
 #   make install    prefix=/usr/local DESTDIR= : $(prefix)/cgi-bin/feed.fcgi and
 #                   $(prefix)/share/feed-fcgi/{conf,templates,sql} (the configs
 #                   name templates and SQL relative to their own folder)
@@ -61,7 +62,7 @@ BIN := cgi-bin/feed.fcgi
 # stamp file changes only when it does, so that only lib/status.o rebuilds.
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: FORCE all binaries fuzzers deps run stop test unit fuzz bench format install clean
+.PHONY: FORCE all binaries fuzzers deps run stop test unit fuzz bench format install clean dist
 all: $(BIN)
 
 # Everything tests/run.sh runs, in $(BUILD) (build/sanitize with SANITIZE=1).
@@ -154,3 +155,8 @@ clean:
 	rm -rf build $(BIN)
 
 -include $(sort $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null))
+
+# The release for shared hosts: dist/feed-fcgi-VERSION-linux-x86_64.tar.gz,
+# the program with its own loader and libraries (release/make-dist.sh).
+dist: $(BUILD)/feed.fcgi
+	@release/make-dist.sh $(BUILD)/feed.fcgi $(VERSION) dist

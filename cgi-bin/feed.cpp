@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app.h"
+#include "config_file.h"
 #include "error.h"
 
 namespace {
@@ -67,10 +68,12 @@ const char kUsage[] =
     "--now runs a command as of that moment (UTC) instead of the clock's:\n"
     "for reproducing what a robot got, and for benchmarks on old data.\n"
     "\n"
-    "The config file comes from --config or FEED_CONFIG. FEED_DB_HOST,\n"
+    "The config file comes from --config, else FEED_CONFIG, else the first of\n"
+    "feed.ini, ../feed.ini and ../../feed.ini from the program's folder (on a\n"
+    "shared host, ~/feed.ini beside public_html is outside the web). FEED_DB_HOST,\n"
     "FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD and\n"
-    "FEED_DB_NAME override its [database] keys; FEED_SECRET keys the continue\n"
-    "tokens of paged feeds (the shipped configs carry none).\n";
+    "FEED_DB_NAME override its [database] keys; FEED_SECRET, when set, keys the\n"
+    "continue tokens of paged feeds instead of the file's [server] secret.\n";
 
 // libfcgi's output stream of one request. libfcgi cuts what it is given
 // into 8 KB FCGI_STDOUT records, one write(2) each; a feed of hundreds of MB
@@ -360,6 +363,9 @@ int Check(const std::string& config_file, const feed::Clock* clock, const std::v
     }
   }
   feed::CheckReport report;
+  if (std::string why = feed::ConfigModeWarning(config_file); !why.empty()) {
+    report.findings.push_back({false, config_file, why, ""});
+  }
   try {
     feed::App app(feed::LoadConfig(config_file), clock);
     report = app.Check(options);
@@ -387,13 +393,13 @@ int main(int argc, char** argv) {
   // with EPIPE, which the sinks report as kClientGone.
   std::signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string config_file = std::getenv("FEED_CONFIG") ? std::getenv("FEED_CONFIG") : "";
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::fputs(kUsage, stdout);
     return 0;
   }
+  std::optional<std::string> config_flag;
   if (args.size() >= 2 && args[0] == "--config") {
-    config_file = args[1];
+    config_flag = args[1];
     args.erase(args.begin(), args.begin() + 2);
   }
   std::optional<feed::FixedClock> fixed;
@@ -410,10 +416,17 @@ int main(int argc, char** argv) {
     fixed.emplace(feed::NaiveSeconds(*local));
     args.erase(args.begin(), args.begin() + 2);
   }
-  if (config_file.empty()) {
-    std::fputs("feed.fcgi: no config: set FEED_CONFIG or pass --config FILE (see --help)\n", stderr);
+  std::vector<std::string> tried;
+  const std::optional<std::string> found = feed::FindConfigFile(
+      config_flag, std::getenv("FEED_CONFIG"), feed::ProgramFolder(argv[0], std::getenv("FEED_HOME")), &tried);
+  if (!found) {
+    std::string where;
+    for (const std::string& t : tried) where += (where.empty() ? "" : ", ") + t;
+    std::fprintf(stderr, "feed.fcgi: no config: pass --config FILE, set FEED_CONFIG, or put feed.ini %s%s (see --help)\n",
+                 where.empty() ? "beside the program" : "at one of: ", where.c_str());
     return 2;
   }
+  const std::string& config_file = *found;
   if (!args.empty() && args[0] == "check") {
     return Check(config_file, fixed ? &*fixed : nullptr, {args.begin() + 1, args.end()});
   }

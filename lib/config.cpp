@@ -118,6 +118,10 @@ void LoadServer(const IniSection& sec, const std::string& file, const std::strin
       server->spool_dir = Resolve(base, v.value);
     } else if (key == "spool_memory") {
       server->spool_memory = ParseInt(v, file, key, 0, 64 << 20);
+    } else if (key == "secret") {
+      // The secret itself never goes into a message.
+      if (std::string why = SecretUnfit(v.value); !why.empty()) throw ConfigError(Where(file, v.line) + "secret " + why);
+      server->secret = v.value;
     } else {
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [server]");
     }
@@ -165,8 +169,10 @@ void LoadStatus(const IniSection& sec, const std::string& file, StatusConfig* st
   }
 }
 
-// `env_secret`: FEED_SECRET, already checked, or nullptr when unset.
-FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::string& base, const char* env_secret) {
+// `env_secret`: FEED_SECRET, already checked, or nullptr when unset;
+// `server_secret`: [server] secret, already checked, or "".
+FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::string& base, const char* env_secret,
+                    const std::string& server_secret) {
   FeedConfig f;
   f.name = Trim(sec.name.substr(5));
   if (!IsName(f.name)) {
@@ -376,12 +382,14 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
     throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] state_query_full and keyset_full need query_full");
   }
   if (env_secret) f.secret = env_secret;
+  if (f.secret.empty()) f.secret = server_secret;
   if (!f.continue_param.empty()) {
     if (f.page_size == 0)
       throw ConfigError(Where(file, sec.line) + "[feed " + f.name + "] has continue but no page_size");
     if (f.secret.empty()) {
       throw ConfigError(Where(file, sec.line) + "[feed " + f.name +
-                        "] has continue but no secret (FEED_SECRET in the environment, or secret = ...)");
+                        "] has continue but no secret ([server] secret = ..., secret = ... in the feed, or FEED_SECRET "
+                        "in the environment)");
     }
     if (f.continue_param == f.since_param)
       throw ConfigError(Where(file, since_line) + "since and continue must be different parameters");
@@ -541,6 +549,11 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
     if (std::string why = SecretUnfit(env_secret); !why.empty()) throw ConfigError(file + ": FEED_SECRET " + why);
   }
   const std::vector<IniSection> sections = ParseIni(text, file);
+  // [server] secret keys every feed that has none of its own, wherever the
+  // section stands in the file.
+  for (const IniSection& sec : sections) {
+    if (sec.name == "server") LoadServer(sec, file, base_dir, &c.server);
+  }
   for (const IniSection& sec : sections) {
     if (sec.name == "database") {
       LoadDatabase(sec, file, &c.database, false);
@@ -550,11 +563,11 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       }
       replica_sections.push_back(&sec);
     } else if (sec.name == "server") {
-      LoadServer(sec, file, base_dir, &c.server);
+      // Read above.
     } else if (sec.name == "site") {
       for (const auto& [key, v] : sec.entries) {
         if (key == "time_zone") {
-          auto zone = TimeZone::Load(v.value);
+          auto zone = TimeZone::Load(v.value, TimeZone::DefaultSource(std::getenv("TZDIR")));
           if (!zone) throw ConfigError(Where(file, v.line) + "unknown time zone '" + v.value + "'");
           c.time_zone = v.value;
           c.zone = *zone;
@@ -571,7 +584,7 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
       LoadStatus(sec, file, &c.status);
       status_line = sec.line;
     } else if (sec.name.rfind("feed ", 0) == 0) {
-      c.feeds.push_back(LoadFeed(sec, file, base_dir, env_secret));
+      c.feeds.push_back(LoadFeed(sec, file, base_dir, env_secret, c.server.secret));
       feed_lines.push_back(sec.line);
     } else if (sec.name.rfind("set ", 0) == 0) {
       c.sets.push_back(LoadSet(sec, file, base_dir));

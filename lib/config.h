@@ -13,7 +13,8 @@
 //                           taken from [database] except host, port and
 //                           socket, of which host or socket is required;
 //                           used in the order the file lists them
-//   [server]                hand_off, spool_dir, spool_memory (ServerConfig)
+//   [server]                hand_off, spool_dir, spool_memory, secret
+//                           (ServerConfig)
 //   [site]                  time_zone (IANA), and any other key, readable by
 //                           templates as {site.KEY} (url, host, title...)
 //   [feed yads]             see FeedConfig below; value.KEY lines give the
@@ -101,6 +102,10 @@ struct ServerConfig {
   HandOff hand_off = HandOff::kNone;
   std::string spool_dir;             // where whole bodies wait; "" the system's temporary folder
   int64_t spool_memory = 256 << 10;  // bytes of a body kept in memory, and sent by the program
+  // secret = ...: keys the continue tokens of every feed that names no
+  // secret of its own, so that an owner who can set no environment
+  // variable (a shared host) keeps it in the file; FEED_SECRET still wins.
+  std::string secret;
 };
 
 // The direction a feed's keyset walks its rows (see keyset.h).

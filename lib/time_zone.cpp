@@ -354,12 +354,35 @@ std::optional<int> TimeZone::EarliestOffset(int64_t naive) const {
 TimeZone::TimeZone(std::string name, std::shared_ptr<const Rules> rules)
     : name_(std::move(name)), rules_(std::move(rules)) {}
 
-std::optional<TimeZone> TimeZone::Load(std::string_view iana_name, const std::string& zoneinfo_dir) {
-  if (iana_name.empty() || iana_name.front() == '/' || iana_name.find("..") != std::string_view::npos ||
-      iana_name.find('\0') != std::string_view::npos) {
-    return std::nullopt;
+namespace {
+
+// The TZif bytes of `name` in a zone archive (see time_zone.h), or nullopt.
+std::optional<std::string> FromArchive(const std::filesystem::path& archive, std::string_view name) {
+  std::ifstream in(archive, std::ios::binary);
+  std::string line;
+  if (!std::getline(in, line) || line != kZoneArchiveMagic) return std::nullopt;
+  std::optional<std::pair<uint64_t, uint64_t>> found;
+  while (std::getline(in, line) && !line.empty()) {
+    const size_t a = line.find(' '), b = line.find(' ', a == std::string::npos ? a : a + 1);
+    if (a == std::string::npos || b == std::string::npos) return std::nullopt;
+    if (found || std::string_view(line).substr(0, a) != name) continue;
+    try {
+      found.emplace(std::stoull(line.substr(a + 1, b - a - 1)), std::stoull(line.substr(b + 1)));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
   }
-  const std::filesystem::path path = zoneinfo_dir + "/" + std::string(iana_name);
+  if (!found || !in || found->second > kMaxFileSize) return std::nullopt;
+  const std::streamoff data = in.tellg();
+  std::string bytes(found->second, '\0');
+  in.seekg(data + static_cast<std::streamoff>(found->first));
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return std::nullopt;
+  return bytes;
+}
+
+// The TZif bytes of `name` under the folder `dir`, or nullopt.
+std::optional<std::string> FromFolder(const std::filesystem::path& dir, std::string_view name) {
+  const std::filesystem::path path = dir / std::string(name);
   std::error_code ec;
   // Follows symbolic links (Europe/Kiev -> Kyiv), as stat does.
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
@@ -368,10 +391,29 @@ std::optional<TimeZone> TimeZone::Load(std::string_view iana_name, const std::st
   std::string bytes(size, '\0');
   std::ifstream in(path, std::ios::binary);
   if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return std::nullopt;
-  std::optional<Rules> rules = Rules::Parse(bytes);
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<TimeZone> TimeZone::Load(std::string_view iana_name, const std::string& zoneinfo) {
+  if (iana_name.empty() || iana_name.front() == '/' || iana_name.find("..") != std::string_view::npos ||
+      iana_name.find('\0') != std::string_view::npos || iana_name.find_first_of(" \n") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::error_code ec;
+  const std::optional<std::string> bytes = std::filesystem::is_regular_file(zoneinfo, ec)
+                                               ? FromArchive(zoneinfo, iana_name)
+                                               : FromFolder(zoneinfo, iana_name);
+  if (!bytes) return std::nullopt;
+  std::optional<Rules> rules = Rules::Parse(*bytes);
   if (!rules) return std::nullopt;
   rules->MakeStretches();
   return TimeZone(std::string(iana_name), std::make_shared<const Rules>(std::move(*rules)));
+}
+
+std::string TimeZone::DefaultSource(const char* tzdir) {
+  return tzdir && *tzdir ? tzdir : "/usr/share/zoneinfo";
 }
 
 TimeZone TimeZone::Utc() {

@@ -14,17 +14,29 @@
 
 namespace feed {
 
+inline constexpr char kZoneArchiveMagic[] = "feed-zones 1";
+
 // A time zone of the system's tz database (/usr/share/zoneinfo), read once
 // from its TZif file (RFC 8536, versions 1-4: the 64-bit data block and the
 // POSIX TZ footer for instants after the last transition). A value: copying is
 // cheap enough, conversions are const and thread-safe; nothing process-wide.
 class TimeZone {
  public:
-  // nullopt when `iana_name` is empty, absolute, holds "..", NUL, or names no
-  // readable TZif file under `zoneinfo_dir` (a POSIX rule string such as
-  // "EST5" is not a zone name).
+  // `zoneinfo` is a folder of TZif files (/usr/share/zoneinfo) or a zone
+  // archive: one file holding many, for a release that must not spend a
+  // host's inode quota on 600 files (tools/dist.sh makes it). Its first
+  // line is kZoneArchiveMagic, then one line "NAME OFFSET LENGTH" per zone
+  // (decimal; OFFSET counted from the first byte after the blank line that
+  // ends the list), a blank line, then the TZif bytes.
+  // nullopt when `iana_name` is empty, absolute, holds "..", NUL, a space or
+  // a line break, or names no readable TZif file there (a POSIX rule string
+  // such as "EST5" is not a zone name).
   static std::optional<TimeZone> Load(std::string_view iana_name,
-                                      const std::string& zoneinfo_dir = "/usr/share/zoneinfo");
+                                      const std::string& zoneinfo = "/usr/share/zoneinfo");
+  // Where the zones are: `tzdir` (the TZDIR environment variable, as glibc
+  // reads it; the release's launcher points it at its zone archive) when
+  // set and not empty, else /usr/share/zoneinfo.
+  static std::string DefaultSource(const char* tzdir);
   static TimeZone Utc();
   // Copies share the parsed file. There is deliberately no move: a move
   // copies, so no TimeZone is ever left without rules.

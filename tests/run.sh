@@ -68,6 +68,7 @@ cleanup() {
     tests/harness/nginx.sh stop "$WORK/nginx" >/dev/null 2>&1
     tests/harness/mariadb.sh stop "$WORK/db" >/dev/null 2>&1
     tests/harness/replicas.sh stop "$WORK/replicas" >/dev/null 2>&1
+    for mode in fcgid cgi; do tests/harness/shared_host.sh stop "$WORK/host-$mode/apache" >/dev/null 2>&1; done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -108,12 +109,17 @@ fuzz() {
 
 # --- the servers
 log "start MariaDB and Apache in $WORK"
+# On its socket and, for the release's chroot test (no socket there), on
+# TCP at a free port of 127.0.0.1. Exported, so that a test that restarts
+# the server (test_env.cpp's StartDatabase) keeps the port.
+DB_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export MARIADB_ARGS="--skip-networking=0 --bind-address=127.0.0.1 --port=$DB_PORT"
 tests/harness/mariadb.sh start "$WORK/db" >"$WORK/mariadb-start.log" 2>&1 ||
     { cat "$WORK/mariadb-start.log"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 SOCKET=$WORK/db/run/mysqld.sock
 # The replica tests' own servers (a primary and two replicas, issue #13),
 # started meanwhile: they are needed only after the other integration tests.
-tests/harness/replicas.sh start "$WORK/replicas" >"$WORK/replicas-start.log" 2>&1 &
+MARIADB_ARGS= tests/harness/replicas.sh start "$WORK/replicas" >"$WORK/replicas-start.log" 2>&1 &
 REPLICAS_PID=$!
 mariadb --no-defaults --socket="$SOCKET" -ufeed -pfeed -e 'CREATE DATABASE IF NOT EXISTS sample_test'
 
@@ -163,6 +169,35 @@ if [ -f "$LEGACY/schema.sql" ] && [ -f "$LEGACY/gen.py" ]; then
     else
         echo "loading the legacy board failed"; failed=$((failed + 1)); failures+=(legacy-board-load)
     fi
+fi
+
+# The release for shared hosts (make dist), deployed as its INSTALL.txt
+# says into an empty folder, the sample mapping as its feed.ini: the
+# end-to-end tests run it in a chroot holding nothing else, and under an
+# Apache set up as a shared host is (mod_fcgid, then plain CGI), from a
+# user's public_html/cgi-bin.
+if release/make-dist.sh build/feed.fcgi test "$WORK/dist" >"$WORK/dist.log" 2>&1 &&
+    tests/harness/deploy_release.sh "$WORK/dist/feed-fcgi-test-linux-x86_64.tar.gz" "$WORK/release" \
+        "$DB_PORT" sample_test >>"$WORK/dist.log" 2>&1; then
+    export FEED_TEST_RELEASE=$WORK/release
+    log "release: $(grep 'KiB packed' "$WORK/dist.log")"
+    for mode in fcgid cgi; do
+        h=$WORK/host-$mode/home/user
+        mkdir -p "$h/public_html/cgi-bin"
+        cp -a "$WORK/release/." "$h/public_html/cgi-bin/"
+        # On a shared host the owner's files are the owner's, and scripts run
+        # as the owner: here the web server's user stands for both.
+        [ "$(id -u)" = 0 ] && chown -R www-data: "$h"
+        port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        if tests/harness/shared_host.sh start "$WORK/host-$mode/apache" "$port" "$h" "$mode" \
+            >"$WORK/host-$mode.log" 2>&1; then
+            export "FEED_TEST_SHARED_${mode^^}_URL=http://127.0.0.1:$port" "FEED_TEST_SHARED_${mode^^}_HOME=$h"
+        else
+            cat "$WORK/host-$mode.log"; failed=$((failed + 1)); failures+=("shared-host-$mode")
+        fi
+    done
+else
+    cat "$WORK/dist.log"; echo "make dist failed"; failed=$((failed + 1)); failures+=(dist)
 fi
 
 # What tests leave for a person to look at (the status page's screenshots);

@@ -25,6 +25,7 @@ PACKAGES=(
     mariadb-server mariadb-client   # private test database
     apache2 libapache2-mod-fcgid libapache2-mod-xsendfile  # private test web server
     nginx-light spawn-fcgi      # the same, behind nginx: spawn-fcgi keeps the pool
+    libfcgi-bin                 # cgi-fcgi: a FastCGI client, for the release's chroot test
     curl python3 tzdata         # test harness, fixture generator, time zones
     libxml2-utils               # xmllint: sitemaps checked against the sitemaps.org XSDs
     chromium                    # the status page, tested in a real browser (headless)

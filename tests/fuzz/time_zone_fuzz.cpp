@@ -1,4 +1,5 @@
-// The TZif reader takes whatever file sits under the zoneinfo directory: it
+// The TZif reader takes whatever file sits under the zoneinfo directory (and
+// the zone archive reader whatever index and data the archive holds): it
 // must load it or refuse it, never crash or read outside it. A zone that
 // loads must stay total and consistent: offsets in range, every wall time it
 // shows maps back to the earliest instant showing it, far instants read as
@@ -59,6 +60,18 @@ class ZoneDir {
       Check(out.good());
     }
     return TimeZone::Load("zone", path_);
+  }
+  // The bytes after a zone archive's first line (time_zone.h): its index
+  // and data, asked for the zone named "zone".
+  std::optional<TimeZone> LoadArchive(const std::string& bytes) const {
+    {
+      std::error_code ec;
+      std::filesystem::remove(path_ + "/archive", ec);
+      std::ofstream out(path_ + "/archive", std::ios::binary);
+      out << feed::kZoneArchiveMagic << '\n' << bytes;
+      Check(out.good());
+    }
+    return TimeZone::Load("zone", path_ + "/archive");
   }
 
  private:
@@ -210,6 +223,8 @@ std::vector<UnixTime> InstantsFor(const uint8_t* data, size_t size) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<TimeZone> z = Dir().Load(std::string(reinterpret_cast<const char*>(data), size));
   if (z) CheckZone(*z, InstantsFor(data, size));
+  const std::optional<TimeZone> a = Dir().LoadArchive(std::string(reinterpret_cast<const char*>(data), size));
+  if (a) CheckZone(*a, InstantsFor(data, size));
   Structured(data, size);
   return 0;
 }

@@ -10,7 +10,8 @@
 # DIR/run/mariadbd.pid, error log DIR/log/mariadbd.err), waits until it
 # answers, and makes sure of the users: root over the socket (unix_socket
 # auth; as another OS user, that user) and 'feed'@'localhost' password
-# 'feed' with ALL on sample.*, sample_test.* and board.*. It is a no-op
+# 'feed' with ALL on sample.*, sample_test.* and board.* ('feed'@'127.0.0.1',
+# for TCP, on sample_test.*). It is a no-op
 # (apart from the users) when the server already runs; a second start
 # reuses the data. stop SIGTERMs exactly the pid in the pid file and waits.
 # Each server has its own temporary folder, DIR/tmp: a mariadbd that starts
@@ -168,5 +169,8 @@ mariadb --no-defaults --socket="$SOCK" -e "
     ALTER USER 'feed'@'localhost' IDENTIFIED BY 'feed';
     GRANT ALL ON \`sample\`.* TO 'feed'@'localhost';
     GRANT ALL ON \`sample_test\`.* TO 'feed'@'localhost';
-    GRANT ALL ON \`board\`.* TO 'feed'@'localhost';" ||
+    GRANT ALL ON \`board\`.* TO 'feed'@'localhost';
+    CREATE USER IF NOT EXISTS 'feed'@'127.0.0.1' IDENTIFIED BY 'feed';
+    ALTER USER 'feed'@'127.0.0.1' IDENTIFIED BY 'feed';
+    GRANT ALL ON \`sample_test\`.* TO 'feed'@'127.0.0.1';" ||
     die "could not create the user feed (root over the socket refused?)"

@@ -215,8 +215,38 @@ TEST(Config, WeakSecretsAreRefusedAtTheirLine) {
   EXPECT_NE(ErrorOf(head + "secret = \"                    \"\n").find("f.ini:9: secret must hold at least 8"),
             std::string::npos);
   EXPECT_NE(ErrorOf(head + "secret = \"\"\n").find("f.ini:9: secret must be at least 16"), std::string::npos);
-  EXPECT_NE(ErrorOf(head).find("f.ini:3: [feed y] has continue but no secret (FEED_SECRET"), std::string::npos);
+  EXPECT_NE(ErrorOf(head).find("f.ini:3: [feed y] has continue but no secret ([server] secret"), std::string::npos);
   EXPECT_EQ(ErrorOf(head + "secret = 0123456789abcdef\n"), "(accepted)");
+}
+
+// [server] secret: an owner who can set no environment variable keeps the
+// secret in the file, for every feed that names none; the same rules.
+TEST(Config, ServerSecretKeysEveryFeedWithoutOneOfItsOwn) {
+  unsetenv("FEED_SECRET");
+  const std::string feeds =
+      "[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n"
+      "[feed z]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n"
+      "secret = zs9Q2mW7vX4bN8cK1pL6\n";
+  // Before or after the feeds in the file.
+  for (const bool first : {true, false}) {
+    const std::string server = "[server]\nsecret = Hq7Lm2Xc9Vb4Nz8Kw3Rt\n";
+    const std::string text = "[database]\nname=x\n" + (first ? server + feeds : feeds + server);
+    Config c = ParseConfig(text, "f.ini", "/etc");
+    EXPECT_EQ(c.feeds[0].secret, "Hq7Lm2Xc9Vb4Nz8Kw3Rt");
+    EXPECT_EQ(c.feeds[1].secret, "zs9Q2mW7vX4bN8cK1pL6");  // its own wins
+    setenv("FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN", 1);
+    EXPECT_EQ(ParseConfig(text, "f.ini", "/etc").feeds[0].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
+    unsetenv("FEED_SECRET");
+  }
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[server]\nsecret = change-me-to-a-long-random-string\n" + feeds)
+                .find("f.ini:4: secret is a placeholder ('change-me')"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[database]\nname=x\n[server]\nsecret = abcabcabcabcabcabc\n" + feeds)
+                .find("f.ini:4: secret must hold at least 8 different"),
+            std::string::npos);
+  // The secret itself never appears in a message.
+  EXPECT_EQ(ErrorOf("[database]\nname=x\n[server]\nsecret = abcabcabcabcabcabc\n" + feeds).find("abcabc"),
+            std::string::npos);
 }
 
 TEST(Config, FeedSecretFromTheEnvironment) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <iterator>
 #include <optional>
 #include <ostream>
@@ -599,6 +600,73 @@ TEST(TimeZone, ExtremesDoNotCrash) {
   (void)z.ToUnix({INT32_MIN, 1, 1, 0, 0, 0});
   (void)z.ToUnix({2026, 13, 45, 99, 99, 99});
   (void)z.ToUnix({2026, -5, -45, -99, -99, -99});
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+// A zone archive written by hand, as the format in time_zone.h states it.
+std::string Archive(const std::vector<std::tuple<std::string, size_t, size_t>>& index, const std::string& data,
+                    const std::string& magic = "feed-zones 1") {
+  std::string a = magic + "\n";
+  for (const auto& [name, offset, length] : index) {
+    a += name + " " + std::to_string(offset) + " " + std::to_string(length) + "\n";
+  }
+  return a + "\n" + data;
+}
+
+TEST(TimeZone, LoadReadsAZoneArchiveAsItReadsTheFolder) {
+  const std::string kyiv = ReadFile("/usr/share/zoneinfo/Europe/Kyiv");
+  const std::string ny = ReadFile("/usr/share/zoneinfo/America/New_York");
+  ASSERT_GT(kyiv.size(), 1000u);
+  TempDir dir;
+  // Europe/Kiev and Europe/Kyiv share one copy of the bytes, as links do.
+  dir.Write("zones", Archive({{"America/New_York", kyiv.size(), ny.size()},
+                              {"Europe/Kiev", 0, kyiv.size()},
+                              {"Europe/Kyiv", 0, kyiv.size()}},
+                             kyiv + ny));
+  const std::string archive = dir.path() + "/zones";
+  for (const char* name : {"Europe/Kiev", "Europe/Kyiv"}) {
+    std::optional<TimeZone> z = TimeZone::Load(name, archive);
+    ASSERT_TRUE(z.has_value()) << name;
+    EXPECT_EQ(z->name(), name);
+    EXPECT_EQ(z->OffsetAt(kJul2026), 10800);
+    EXPECT_EQ(z->OffsetAt(kJan2026), 7200);
+  }
+  std::optional<TimeZone> z = TimeZone::Load("America/New_York", archive);
+  ASSERT_TRUE(z.has_value());
+  EXPECT_EQ(z->OffsetAt(kJul2026), -4 * 3600);
+  EXPECT_EQ(z->OffsetAt(kJan2026), -5 * 3600);
+  EXPECT_FALSE(TimeZone::Load("Europe/Paris", archive).has_value());
+  EXPECT_FALSE(TimeZone::Load("Europe", archive).has_value());
+  EXPECT_FALSE(TimeZone::Load("Europe/Kyiv 0", archive).has_value());
+}
+
+TEST(TimeZone, LoadRefusesABrokenZoneArchive) {
+  const std::string kyiv = ReadFile("/usr/share/zoneinfo/Europe/Kyiv");
+  TempDir dir;
+  const std::vector<std::string> broken = {
+      Archive({{"Europe/Kyiv", 0, kyiv.size()}}, kyiv, "feed-zones 2"),         // another format
+      Archive({{"Europe/Kyiv", 0, kyiv.size()}}, kyiv.substr(0, 100)),          // cut short
+      Archive({{"Europe/Kyiv", 10, kyiv.size()}}, kyiv),                         // past the end
+      Archive({{"Europe/Kyiv", 1, kyiv.size() - 1}}, kyiv),                      // not TZif there
+      "feed-zones 1\nEurope/Kyiv 0\n\n" + kyiv,                                  // a line of another form
+      "feed-zones 1\nEurope/Kyiv x 9\n\n" + kyiv,                                // not a number
+      "feed-zones 1\nEurope/Kyiv 0 " + std::to_string(kyiv.size()) + "\n" + kyiv,  // no blank line
+  };
+  for (const std::string& bytes : broken) {
+    dir.Write("zones", bytes);
+    EXPECT_FALSE(TimeZone::Load("Europe/Kyiv", dir.path() + "/zones").has_value()) << bytes.substr(0, 40);
+  }
+}
+
+TEST(TimeZone, TheDefaultSourceIsTzdirWhenSet) {
+  EXPECT_EQ(TimeZone::DefaultSource(nullptr), "/usr/share/zoneinfo");
+  EXPECT_EQ(TimeZone::DefaultSource(""), "/usr/share/zoneinfo");
+  EXPECT_EQ(TimeZone::DefaultSource("/home/u/feed-files/lib/zones"), "/home/u/feed-files/lib/zones");
 }
 
 }  // namespace

@@ -1,0 +1,133 @@
+// The release deployed on an Apache set up as a shared host is
+// (tests/harness/shared_host.sh): a user's public_html with AllowOverride
+// All, no mod_xsendfile, nothing of the project in the server config. The
+// archive went into public_html/cgi-bin as its INSTALL.txt says, with its
+// .htaccess; the host runs it under mod_fcgid in one Apache and as plain
+// CGI in the other (no mod_fcgid loaded).
+//
+//   FEED_TEST_SHARED_FCGID_URL, FEED_TEST_SHARED_CGI_URL   http://127.0.0.1:PORT
+//   FEED_TEST_SHARED_FCGID_HOME, FEED_TEST_SHARED_CGI_HOME the user's home
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test_env.h"
+
+namespace feed {
+namespace {
+
+using testing::Env;
+using testing::Shell;
+using testing::Slurp;
+
+struct Got {
+  int status = 0;
+  std::string body;
+};
+
+Got Get(const std::string& url) {
+  const std::string out = testing::TempDir("shared-get");
+  Shell("curl -s -o '" + out + "/body' -w '%{http_code}' '" + url + "' >'" + out + "/code'");
+  Got g;
+  g.status = std::atoi(Slurp(out + "/code").c_str());
+  g.body = Slurp(out + "/body");
+  Shell("rm -rf '" + out + "'");
+  return g;
+}
+
+// A feed process of that home's release is running, as the web user (the
+// bracket keeps the pattern from matching the shell that runs pgrep).
+bool FeedProcessRunning(const std::string& home) {
+  return Shell("pgrep -u www-data -f '" + home + "/public_html/cgi-bin/[f]eed-files/lib/feed' >/dev/null") == 0;
+}
+
+class SharedHostE2e : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() { testing::LoadSampleBoard(400, 60, 5, 40); }
+  std::string Url() { return Env(("FEED_TEST_SHARED_" + GetParam() + "_URL").c_str()); }
+  std::string Home() { return Env(("FEED_TEST_SHARED_" + GetParam() + "_HOME").c_str()); }
+};
+
+TEST_P(SharedHostE2e, EveryFeedAnswersFromPublicHtml) {
+  const std::string base = Url() + "/cgi-bin/feed.fcgi";
+  const std::vector<std::pair<std::string, std::string>> feeds = {
+      {"/rss", "<rss"},     {"/atom", "<feed"},           {"/yads", "<yml_catalog"},
+      {"/jooble", "<jobs"}, {"/sitemap.xml", "<sitemapindex"}, {"/baidu.xml", "<sitemapindex"},
+      {"/msn", "<rss"}};
+  for (const auto& [path, root] : feeds) {
+    const Got g = Get(base + path);
+    EXPECT_EQ(g.status, 200) << path << ": " << g.body.substr(0, 300);
+    EXPECT_NE(g.body.find(root), std::string::npos) << path << ": " << g.body.substr(0, 300);
+  }
+  EXPECT_EQ(Get(base + "/no-such-feed").status, 404);
+  // mod_fcgid keeps the process for the next request; plain CGI ends it
+  // with the response.
+  if (GetParam() == "FCGID") {
+    EXPECT_TRUE(FeedProcessRunning(Home()));
+  } else {
+    EXPECT_TRUE(testing::PollUntil([&] { return !FeedProcessRunning(Home()); }, 10000));
+  }
+}
+
+TEST_P(SharedHostE2e, NothingButTheProgramIsServed) {
+  const std::string cgi = Url() + "/cgi-bin";
+  const std::vector<std::string> hidden = {
+      "/feed.ini",
+      "/.htaccess",
+      "/INSTALL.txt",
+      "/",
+      "/feed-files/",
+      "/feed-files/lib/feed",
+      "/feed-files/lib/zones",
+      "/feed-files/lib/libc.so.6",
+      "/feed-files/lib/plugin/client_ed25519.so",
+      "/feed-files/conf/sample-board.ini",
+      "/feed-files/sql/sample-yads.sql",
+      "/feed-files/sql/state.sql",
+      "/feed-files/templates/yads.xml",
+      "/feed-files/spool/",
+      "/feed-files/htaccess-sitemaps",
+      "/feed.fcgi.bak",
+      "/feed.ini~",
+  };
+  const std::string password_line = "password = feed", secret = "release-test-secret-8d41c2e7f0";
+  for (const std::string& path : hidden) {
+    const Got g = Get(cgi + path);
+    EXPECT_TRUE(g.status == 403 || g.status == 404) << path << " answered " << g.status;
+    EXPECT_EQ(g.body.find(password_line), std::string::npos) << path;
+    EXPECT_EQ(g.body.find(secret), std::string::npos) << path;
+    EXPECT_EQ(g.body.find("SELECT"), std::string::npos) << path;
+  }
+  // A spooled body, while it exists, is not served either.
+  std::ofstream(Home() + "/public_html/cgi-bin/feed-files/spool/body-test") << "spooled";
+  EXPECT_EQ(Get(cgi + "/feed-files/spool/body-test").status, 403);
+  std::remove((Home() + "/public_html/cgi-bin/feed-files/spool/body-test").c_str());
+}
+
+// The sitemap set written from the host's cron (an absolute path and no
+// environment, as the web user), served by Apache itself; a set being
+// written is not, once the owner added htaccess-sitemaps to public_html.
+TEST_P(SharedHostE2e, AStaticSetWrittenByCronIsServedAndOneBeingWrittenIsNot) {
+  const std::string html = Home() + "/public_html";
+  ASSERT_EQ(Shell("cp '" + html + "/cgi-bin/feed-files/htaccess-sitemaps' '" + html + "/.htaccess'"), 0);
+  const std::string cron = "cd / && env -i /usr/sbin/runuser -u www-data -- '" + html +
+                           "/cgi-bin/feed.fcgi' write /sitemap.xml '" + html + "/sitemaps' >/dev/null";
+  ASSERT_EQ(Shell(cron), 0);
+  const Got index = Get(Url() + "/sitemaps/sitemap.xml");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_NE(index.body.find("<sitemapindex"), std::string::npos) << index.body.substr(0, 300);
+  ASSERT_EQ(Shell("mkdir -p '" + html + "/sitemaps.new-4242' && cp '" + html + "/sitemaps/sitemap.xml' '" + html +
+                  "/sitemaps.new-4242/'"),
+            0);
+  EXPECT_EQ(Get(Url() + "/sitemaps.new-4242/sitemap.xml").status, 404);
+  EXPECT_EQ(Get(Url() + "/sitemaps.new-4242/").status, 404);
+  Shell("rm -rf '" + html + "/sitemaps.new-4242' '" + html + "/sitemaps' '" + html + "/.htaccess'");
+}
+
+INSTANTIATE_TEST_SUITE_P(ModFcgidAndPlainCgi, SharedHostE2e, ::testing::Values("FCGID", "CGI"));
+
+}  // namespace
+}  // namespace feed
