@@ -367,8 +367,21 @@ int Check(const std::string& config_file, const feed::Clock* clock, const std::v
     report.findings.push_back({false, config_file, why, ""});
   }
   try {
-    feed::App app(feed::LoadConfig(config_file), clock);
+    feed::Config config = feed::LoadConfig(config_file);
+    const feed::DatabaseConfig db = config.database;
+    feed::App app(std::move(config), clock);
     report = app.Check(options);
+    // host = localhost reaches the socket where libmariadb was built to
+    // look; RHEL-family hosts keep theirs elsewhere.
+    const bool unreachable = std::any_of(report.findings.begin(), report.findings.end(),
+                                         [](const feed::Finding& f) { return f.error && f.where == "[database]"; });
+    if (unreachable && db.host == "localhost" && db.socket.empty()) {
+      if (std::string s = feed::FindMysqlSocket(feed::kMysqlSockets); !s.empty() && s != feed::kMysqlSockets[0]) {
+        report.findings.push_back({true, "[database] host", "the database's socket on this host is " + s + ", not " +
+                                                              feed::kMysqlSockets[0] + " where the client looks",
+                                   "add socket = " + s + " to [database]"});
+      }
+    }
     try {
       app.CheckSpool();
     } catch (const feed::FeedError& e) {

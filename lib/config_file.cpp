@@ -56,4 +56,12 @@ std::string ConfigModeWarning(const std::string& file) {
          " (or chmod 640 with the web server's group, where the host runs scripts as the web server)";
 }
 
+std::string FindMysqlSocket(const std::vector<std::string>& candidates) {
+  for (const std::string& c : candidates) {
+    struct stat st;
+    if (::stat(c.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return c;
+  }
+  return "";
+}
+
 }  // namespace feed

@@ -35,4 +35,14 @@ std::optional<std::string> FindConfigFile(const std::optional<std::string>& flag
 // when the file cannot be examined).
 std::string ConfigModeWarning(const std::string& file);
 
+// Where database servers keep their Unix socket on the hosts the release
+// meets (Debian/Ubuntu, RHEL-family and CloudLinux, FreeBSD-style, a
+// source build), first the place libmariadb looks for `host = localhost`.
+inline const std::vector<std::string> kMysqlSockets = {
+    "/run/mysqld/mysqld.sock", "/var/run/mysqld/mysqld.sock", "/var/lib/mysql/mysql.sock",
+    "/tmp/mysql.sock",         "/var/mysql/mysql.sock",       "/usr/local/mysql/mysql.sock"};
+
+// The first of `candidates` that is a Unix socket, or "".
+std::string FindMysqlSocket(const std::vector<std::string>& candidates);
+
 }  // namespace feed

@@ -1,4 +1,4 @@
--- Jooble feed of the legacy board (../shared/board/schema.sql, table
+-- Jooble feed of the legacy board (table
 -- vacancy), incremental: active vacancies and resumes created or modified
 -- at or after :since (`modified` is set on insert too, so one indexed
 -- condition covers both, where jooble.php's `created >= ? OR modified >= ?`

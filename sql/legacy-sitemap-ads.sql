@@ -1,4 +1,4 @@
--- Sitemap section of the legacy board's ads (../shared/board, table ads):
+-- Sitemap section of the legacy board's ads (table ads):
 -- every active ad's page, by ad_id, the primary key. A part is a range of
 -- ad_id (:after_id, :until_id], which the primary key serves directly, so
 -- reading part 17 does not read parts 1 to 16.

@@ -1,4 +1,4 @@
--- Yads feed of the legacy board (../shared/board/schema.sql, table ads).
+-- Yads feed of the legacy board (table ads).
 -- Same rows as php/yads.php (active ads added at or after :since) but in
 -- keyset order (added, ad_id), which the `added` index serves. The robot
 -- works out expiry from date and period; days = 0 means the board's default

@@ -10,9 +10,13 @@
 //                      over TCP (tests/harness/deploy_release.sh)
 // As root only (chroot); skipped otherwise.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -174,6 +178,70 @@ TEST_F(ReleaseE2e, ItFindsItsConfigOneAndTwoFoldersUpAndSaysWhereItLooked) {
   const int rc = Shell("/usr/sbin/chroot " + Quote(root_) + " /cgi-bin/feed.fcgi check >" + Quote(out) + " 2>&1");
   EXPECT_EQ(rc, 2);
   EXPECT_NE(Slurp(out).find("/cgi-bin/feed.ini, /feed.ini"), std::string::npos) << Slurp(out);
+}
+
+// A small shared host's limits, as CloudLinux's LVE sets them: 1 GiB of
+// address space, 20 processes, 64 open files. A full Yads dump and a
+// sitemap write of a board of 30,000 ads and 6,000 vacancies still come out
+// whole; what they took is printed (README, "Fitting a small host").
+TEST_F(ReleaseE2e, AFullDumpAndASitemapWriteFitASmallHostsLimits) {
+  testing::LoadSampleBoard(30000, 6000, 7, 300);
+  ASSERT_EQ(Shell("mkdir -p " + Quote(root_ + "/out") + " && chown nobody " + Quote(root_ + "/out")), 0);
+  // Pages of 50,000 ads, as the legacy mapping has them: the dump is one.
+  ASSERT_EQ(Shell("sed -i 's/^page_size = 150$/page_size = 50000/' " + Quote(root_ + "/feed.ini")), 0);
+  struct Run {
+    std::string what;
+    std::vector<std::string> args;
+    std::string output;  // what must end the document (or the report)
+  };
+  const std::vector<Run> runs = {
+      {"full Yads dump", {"render", "/yads", "-o", "/out/yads.xml"}, "</yml_catalog>\n"},
+      {"sitemap write", {"write", "/sitemap.xml", "/out/sitemaps"}, ""},
+  };
+  for (const Run& r : runs) {
+    std::vector<std::string> argv = {"/usr/bin/prlimit", "--as=1073741824", "--nproc=20", "--nofile=64",
+                                     "/usr/sbin/chroot", "--userspec=nobody", root_, "/feed.fcgi",
+                                     "--now", kNow};
+    argv.insert(argv.end(), r.args.begin(), r.args.end());
+    std::vector<char*> cargv;
+    for (std::string& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      execv(cargv[0], cargv.data());
+      _exit(127);
+    }
+    // The process keeps its pid through prlimit, chroot, the launcher and
+    // the loader (each execs the next): its rusage is the program's. Open
+    // files are sampled while it runs (a measure, not a condition).
+    size_t most_files = 0;
+    int status = 0;
+    rusage use{};
+    while (wait4(pid, &status, WNOHANG, &use) == 0) {
+      size_t n = 0;
+      std::error_code ec;
+      for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
+           !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        ++n;
+      }
+      most_files = std::max(most_files, n);
+      usleep(2000);
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << r.what;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << r.what;
+    std::printf("   %s under 1 GiB / 20 processes / 64 files: peak RSS %ld KiB, at most %zu open files\n",
+                r.what.c_str(), use.ru_maxrss, most_files);
+    ::testing::Test::RecordProperty(r.what + " peak RSS KiB", static_cast<int>(use.ru_maxrss));
+  }
+  const std::string dump = Slurp(root_ + "/out/yads.xml");
+  ASSERT_GT(dump.size(), 1000000u);
+  EXPECT_EQ(dump.substr(dump.size() - 15), "</yml_catalog>\n");
+  EXPECT_EQ(std::count(dump.begin(), dump.end(), '\n') > 30000, true);
+  EXPECT_NE(Slurp(root_ + "/out/sitemaps/sitemap.xml").find("</sitemapindex>"), std::string::npos);
 }
 
 }  // namespace

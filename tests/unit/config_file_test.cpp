@@ -1,7 +1,12 @@
 #include "config_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <filesystem>
 #include <fstream>
@@ -73,6 +78,28 @@ TEST(ConfigModeWarning, OnlyWhenEveryUserCanReadIt) {
   ASSERT_EQ(chmod(f.c_str(), 0604), 0);
   EXPECT_NE(ConfigModeWarning(f).find("(mode 0604)"), std::string::npos);
   EXPECT_EQ(ConfigModeWarning(dir.path() + "/missing.ini"), "");
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+TEST(FindMysqlSocket, TheFirstCandidateThatIsASocket) {
+  testing::TempFolder dir("mysql-socket-");
+  const std::string file = dir.path() + "/mysqld.sock", sock = dir.path() + "/mysql.sock";
+  Touch(file);  // a regular file of that name is not a socket
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock.c_str());
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  EXPECT_EQ(FindMysqlSocket({dir.path() + "/none.sock", file, sock}), sock);
+  EXPECT_EQ(FindMysqlSocket({dir.path() + "/none.sock", file}), "");
+  EXPECT_EQ(FindMysqlSocket({}), "");
+  close(fd);
 }
 
 }  // namespace
