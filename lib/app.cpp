@@ -16,7 +16,8 @@ App::App(Config config, const Clock* clock)
     : config_(std::move(config)),
       clock_(clock ? *clock : system_clock_),
       servers_(config_, clock_),
-      spool_(config_.server.spool_dir) {
+      spool_(config_.server.spool_dir),
+      redirect_(config_.server.redirect_dir, config_.server.redirect_url, config_.server.redirect_seconds) {
   for (const FeedConfig& f : config_.feeds) {
     feeds_.push_back(std::make_unique<Feed>(f, config_));
     if (f.path.empty()) continue;  // a set's section: served as its parts
@@ -254,10 +255,16 @@ void App::RecordRun() {
   }
 }
 
+void App::CheckSpool() {
+  spool_.Check();
+  if (config_.server.hand_off == HandOff::kRedirect) redirect_.Check();
+}
+
 Delivery App::LiveDelivery(int64_t now) {
   Delivery delivery;
   delivery.spool = &spool_;
   delivery.x_sendfile = config_.server.hand_off == HandOff::kXSendfile;
+  if (config_.server.hand_off == HandOff::kRedirect) delivery.redirect = &redirect_;
   delivery.memory_limit = static_cast<size_t>(config_.server.spool_memory);
   delivery.now = now;
   return delivery;
@@ -291,6 +298,7 @@ int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, st
       ahead_.Sweep();
     }
     delivery = LiveDelivery(now);
+    delivery.script_name = req.script_name;
   }
   Response resp(out, true, req.method == "HEAD", delivery);
   try {

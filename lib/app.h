@@ -47,7 +47,9 @@ class App {
   CheckReport Check(const CheckOptions& options);
 
   // Checks that the spool folder takes files; throws kConfig.
-  void CheckSpool() { spool_.Check(); }
+  // The spool folder, and redirect_dir with hand_off = redirect, take
+  // files: throws FeedError(kConfig) otherwise.
+  void CheckSpool();
 
   // Answers one request on `out`, CGI-style head first. Returns the status
   // sent. `report` (optional) receives what was written. `live`: the body
@@ -118,6 +120,7 @@ class App {
   RouteTable routes_;
   std::function<void(const std::string&)> log_;
   SpoolDir spool_;
+  RedirectDir redirect_;  // hand_off = redirect
   int64_t swept_ = 0;  // UnixTime of the last sweep of the spool folder
   std::unique_ptr<StatusPage> status_;  // [status] enabled = 1
   std::vector<std::string> robots_;     // the feeds' since = robot NAMEs

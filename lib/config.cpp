@@ -111,8 +111,21 @@ void LoadServer(const IniSection& sec, const std::string& file, const std::strin
         server->hand_off = HandOff::kNone;
       else if (v.value == "x-sendfile")
         server->hand_off = HandOff::kXSendfile;
+      else if (v.value == "redirect")
+        server->hand_off = HandOff::kRedirect;
       else
-        throw ConfigError(Where(file, v.line) + "hand_off must be none or x-sendfile");
+        throw ConfigError(Where(file, v.line) + "hand_off must be none, x-sendfile or redirect");
+    } else if (key == "redirect_dir") {
+      if (v.value.empty()) throw ConfigError(Where(file, v.line) + "redirect_dir is empty");
+      server->redirect_dir = Resolve(base, v.value);
+    } else if (key == "redirect_url") {
+      if (!IsAbsoluteHttpUrl(v.value) && (v.value.size() < 2 || v.value[0] != '/' || v.value[1] == '/')) {
+        throw ConfigError(Where(file, v.line) + "redirect_url must be an absolute http:// or https:// URL or a "
+                                                "path of the site starting with '/'");
+      }
+      server->redirect_url = v.value;
+    } else if (key == "redirect_seconds") {
+      server->redirect_seconds = ParseInt(v, file, key, 60, 86400);
     } else if (key == "spool_dir") {
       if (v.value.empty()) throw ConfigError(Where(file, v.line) + "spool_dir is empty");
       server->spool_dir = Resolve(base, v.value);
@@ -125,6 +138,10 @@ void LoadServer(const IniSection& sec, const std::string& file, const std::strin
     } else {
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [server]");
     }
+  }
+  if (server->hand_off == HandOff::kRedirect && server->redirect_dir.empty()) {
+    throw ConfigError(Where(file, sec.line) + "hand_off = redirect needs redirect_dir (a folder the web server "
+                                              "serves; redirect_url where, when not beside the program)");
   }
   if (server->hand_off == HandOff::kXSendfile && server->spool_dir.empty()) {
     throw ConfigError(Where(file, sec.line) +

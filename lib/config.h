@@ -97,6 +97,7 @@ struct ReplicaConfig {
 enum class HandOff {
   kNone,       // the program sends every body itself, with Content-Length
   kXSendfile,  // bodies over spool_memory are named to the web server (X-Sendfile)
+  kRedirect,   // bodies over spool_memory are published in redirect_dir, the client sent there
 };
 struct ServerConfig {
   HandOff hand_off = HandOff::kNone;
@@ -106,6 +107,14 @@ struct ServerConfig {
   // secret of its own, so that an owner who can set no environment
   // variable (a shared host) keeps it in the file; FEED_SECRET still wins.
   std::string secret;
+  // hand_off = redirect (a host without X-Sendfile): the folder large
+  // bodies are published in, where the web server serves it (an absolute
+  // URL or a path of the site; "" for a folder beside the program, served
+  // beside it: /cgi-bin/feed-out for /cgi-bin/feed.fcgi), and how long a
+  // published body stays.
+  std::string redirect_dir;
+  std::string redirect_url;
+  int redirect_seconds = 600;
 };
 
 // The direction a feed's keyset walks its rows (see keyset.h).

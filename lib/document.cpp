@@ -221,6 +221,8 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
   head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
   head.Add("Vary", "Accept-Encoding");
   const bool gzip = AcceptsGzip(req.accept_encoding);
+  // A robot's visit counts only when the program sent the whole of it.
+  if (c.since == SinceSource::kRobot) resp.SendItself();
   // The entity tag covers everything the body depends on but the moment it
   // was made. A page reached by a continue token serves one robot's run:
   // it has no Last-Modified, so that its state is not recorded page by page.

@@ -24,6 +24,8 @@ const char* HttpReason(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 302:
+      return "Found";
     case 304:
       return "Not Modified";
     case 400:

@@ -69,6 +69,7 @@ Request RequestFromEnvironment(const std::function<const char*(const char*)>& ge
   r.accept = v("HTTP_ACCEPT");
   r.authorization = v("HTTP_AUTHORIZATION");
   r.remote_addr = v("REMOTE_ADDR");
+  r.script_name = v("SCRIPT_NAME");
   return r;
 }
 
@@ -248,7 +249,7 @@ void Response::Start(const ResponseHead& head, bool gzip) {
   status_ = head.status;
   ResponseHead h = head;
   h.Add("X-Content-Type-Options", "nosniff");
-  const bool zip = gzip && head.status == 200 && !delivery_.x_sendfile;
+  const bool zip = gzip && head.status == 200 && !delivery_.x_sendfile && !delivery_.redirect;
   if (zip) h.Add("Content-Encoding", "gzip");
   const bool body = !head_only_ && head.status != 204 && head.status != 304;
   if (delivery_.spool) {
@@ -279,6 +280,26 @@ void Response::NotModified(const Validators& v) {
   Finish();
 }
 
+namespace {
+
+// The file name ending that makes a web server send a published body with
+// its Content-Type: ".txt" for text, ".gz" for a gzip file (a set's .gz
+// twin), ".html" and ".json" for the status page, ".xml" for the rest.
+std::string ExtensionFor(const ResponseHead& h) {
+  for (const auto& [name, value] : h.headers) {
+    if (!EqualsNoCase(name, "Content-Type")) continue;
+    for (const auto& [type, ext] : {std::pair<const char*, const char*>{"text/plain", ".txt"},
+                                    {"application/gzip", ".gz"},
+                                    {"text/html", ".html"},
+                                    {"application/json", ".json"}}) {
+      if (value.rfind(type, 0) == 0) return ext;
+    }
+  }
+  return ".xml";
+}
+
+}  // namespace
+
 void Response::Finish() {
   if (gzip_) gzip_->Finish();
   if (delivery_.keep) {
@@ -296,6 +317,13 @@ void Response::Finish() {
     if (spool_ && delivery_.x_sendfile && !spool_->in_memory()) {
       h.Add("X-Sendfile", spool_->Publish(delivery_.now));
       SendHead(h);
+    } else if (spool_ && delivery_.redirect && !spool_->in_memory() && h.status == 200) {
+      ResponseHead moved;
+      moved.status = 302;
+      moved.Add("Location", delivery_.redirect->Publish(*spool_, ExtensionFor(h), delivery_.now, delivery_.script_name));
+      moved.Add("Cache-Control", "no-store");
+      moved.Add("Content-Length", "0");
+      SendHead(moved);
     } else if (spool_) {
       h.Add("Content-Length", std::to_string(spool_->size()));
       SendHead(h);

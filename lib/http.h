@@ -29,6 +29,7 @@ struct Request {
   std::string accept;         // Accept
   std::string authorization;  // Authorization (the status page's token)
   std::string remote_addr;    // the client's address, as the web server saw it
+  std::string script_name;    // SCRIPT_NAME: the program's own URL path, "/cgi-bin/feed.fcgi"
 };
 
 // Builds a Request from CGI meta-variables, looked up through `get` (getenv,
@@ -129,6 +130,11 @@ struct Delivery {
   // The response is kept, not sent (a page made ahead, page_ahead.h):
   // Finish leaves the head and the body's file for Kept. REQUIRES: spool.
   bool keep = false;
+  // hand_off = redirect: bodies over memory_limit are published there and
+  // the client is sent to them (302); the program then never gzips either
+  // (the web server compresses static files, where it does).
+  RedirectDir* redirect = nullptr;
+  std::string script_name{};  // the request's SCRIPT_NAME, for RedirectDir::Publish
 };
 
 // One response: the head once, then the body (gzip-encoded when chosen,
@@ -163,6 +169,11 @@ class Response : public Sink {
   // it was kept, the body from file `body` (`size` bytes), which this
   // response now owns. REQUIRES: !started(), a spool.
   void SendKept(const ResponseHead& head, const std::string& body, uint64_t size);
+  // The body, however large, is sent by the program itself, never handed
+  // off by redirect: a robot's feed, whose visit is recorded only when the
+  // program sent the whole of it. Call before Start (it also lets the
+  // program gzip the body).
+  void SendItself() { delivery_.redirect = nullptr; }
   bool started() const { return started_; }
   // Bytes went to `out`: the answer can no longer change.
   bool sent() const { return sent_; }

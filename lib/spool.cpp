@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -161,6 +162,93 @@ std::unique_ptr<Spool> Spool::Adopt(SpoolDir& dir, const std::string& path, uint
   if (s->fd_ < 0) Fail("cannot open", path);
   s->size_ = size;
   return s;
+}
+
+RedirectDir::RedirectDir(std::string dir, std::string url, int64_t lifetime)
+    : dir_(std::move(dir)), url_(std::move(url)), lifetime_(lifetime) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+  while (!url_.empty() && url_.back() == '/') url_.pop_back();
+}
+
+void RedirectDir::Check() {
+  const std::string probe = dir_ + "/.feed-probe-" + std::to_string(::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    throw ConfigError("redirect_dir " + dir_ + ": cannot create a file: " + std::strerror(errno) +
+                      " (make it writable by the user the program runs as)");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+namespace {
+
+// 32 hexadecimal digits from the kernel's random source.
+std::string UnguessableName() {
+  unsigned char bytes[16];
+  size_t got = 0;
+  const int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    while (got < sizeof bytes) {
+      const ssize_t n = ::read(fd, bytes + got, sizeof bytes - got);
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+  }
+  if (got != sizeof bytes) throw InternalError("cannot read /dev/urandom for a redirect name");
+  static const char kHex[] = "0123456789abcdef";
+  std::string name;
+  for (unsigned char b : bytes) {
+    name += kHex[b >> 4];
+    name += kHex[b & 15];
+  }
+  return name;
+}
+
+bool IsPublishedName(const char* name) {
+  size_t n = 0;
+  while (std::isxdigit(static_cast<unsigned char>(name[n]))) ++n;
+  return n == 32 && name[n] == '.';
+}
+
+}  // namespace
+
+std::string RedirectDir::Publish(Spool& body, const std::string& extension, int64_t now,
+                                 const std::string& script_name) {
+  Sweep(now);
+  const std::string from = body.Keep();
+  const std::string name = UnguessableName() + extension;
+  const std::string to = dir_ + "/" + name;
+  if (::chmod(from.c_str(), 0644) != 0) {
+    const int saved = errno;
+    ::unlink(from.c_str());
+    errno = saved;
+    Fail("cannot open to the web server", from);
+  }
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    const int saved = errno;
+    ::unlink(from.c_str());
+    errno = saved;
+    Fail("cannot move into redirect_dir " + dir_ + " (spool_dir must be on the same file system)", from);
+  }
+  if (!url_.empty()) return url_ + "/" + name;
+  const std::string folder = script_name.substr(0, script_name.rfind('/') == std::string::npos ? 0 : script_name.rfind('/'));
+  return folder + "/" + dir_.substr(dir_.rfind('/') + 1) + "/" + name;
+}
+
+size_t RedirectDir::Sweep(int64_t now) {
+  DIR* d = ::opendir(dir_.c_str());
+  if (!d) return 0;
+  size_t removed = 0;
+  while (const dirent* e = ::readdir(d)) {
+    if (!IsPublishedName(e->d_name)) continue;
+    const std::string path = dir_ + "/" + e->d_name;
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && now - st.st_mtime >= lifetime_ && ::unlink(path.c_str()) == 0) ++removed;
+  }
+  ::closedir(d);
+  return removed;
 }
 
 std::string Spool::Publish(int64_t now) {

@@ -81,6 +81,45 @@ class SpoolDir {
   std::vector<std::pair<std::string, int64_t>> published_;  // oldest first
 };
 
+class Spool;
+
+// hand_off = redirect: where large bodies are published for the web server
+// to send as plain files, for a host without X-Sendfile (a shared host). A
+// body is moved, whole, into the folder under a name no one can guess (32
+// random hexadecimal digits), and the client is sent there (302): the web
+// server then sends it at the client's pace, holding none of the few
+// FastCGI processes a host allows. A name lives `lifetime` seconds (its
+// file is removed by the first publication after that; a download under
+// way keeps its open file); the folder lists nothing (the release's
+// .htaccess for it says so).
+class RedirectDir {
+ public:
+  // `url`: where the web server serves `dir`, an absolute URL or a path;
+  // "" when `dir` is a folder beside the program, served beside it.
+  RedirectDir(std::string dir, std::string url, int64_t lifetime);
+  RedirectDir(const RedirectDir&) = delete;
+  RedirectDir& operator=(const RedirectDir&) = delete;
+
+  // Throws FeedError(kConfig) when no file can be made in the folder.
+  void Check();
+  // Moves the whole body of `body` (its file made if it was in memory)
+  // into the folder as NAME`extension`, readable by every user (the web
+  // server's), removes the files that outlived `lifetime` at `now`, and
+  // returns the URL of the new one: under `url`, or with `url` "" under
+  // the folder of `script_name` (the request's SCRIPT_NAME,
+  // "/cgi-bin/feed.fcgi") and the folder's own name ("/cgi-bin/feed-out").
+  // The Spool no longer owns the body. Throws FeedError(kInternal) when the
+  // file cannot be placed.
+  std::string Publish(Spool& body, const std::string& extension, int64_t now, const std::string& script_name);
+  // Removes the folder's published files older than `lifetime` at `now`
+  // (by their modification time); returns how many.
+  size_t Sweep(int64_t now);
+
+ private:
+  std::string dir_, url_;
+  int64_t lifetime_;
+};
+
 class Spool : public Sink {
  public:
   Spool(SpoolDir& dir, size_t memory_limit);

@@ -31,7 +31,7 @@ trap 'rm -rf "$STAGE"' EXIT
 TOP=$STAGE/$NAME
 FILES=$TOP/feed-files
 LIB=$FILES/lib
-mkdir -p "$LIB/plugin" "$LIB/gconv" "$FILES/spool"
+mkdir -p "$LIB/plugin" "$LIB/gconv" "$FILES/spool" "$TOP/feed-out"
 
 # The program and the libraries the loader finds for it. ICU comes in only
 # through libxml2, for encodings the program never gives it: a stub of its
@@ -118,12 +118,14 @@ strip "$TOP/feed.fcgi"
 cp -r "$ROOT/templates" "$ROOT/sql" "$ROOT/conf" "$FILES/"
 cp "$ROOT/release/htaccess" "$TOP/.htaccess"
 cp "$ROOT/release/htaccess-sitemaps" "$FILES/htaccess-sitemaps"
+cp "$ROOT/release/htaccess-out" "$TOP/feed-out/.htaccess"
 cp "$ROOT/release/INSTALL.txt" "$TOP/INSTALL.txt"
 # feed.ini: the legacy board's mapping (conf/legacy-board.ini) as it reads
 # from beside feed.fcgi, on a host with no X-Sendfile and no environment.
 sed -e 's#\.\./templates/#feed-files/templates/#' -e 's#\.\./sql/#feed-files/sql/#' \
     -e 's#^socket *=.*#host     = localhost#' \
-    -e 's#^hand_off *=.*#hand_off  = none#' -e 's#^spool_dir *=.*#spool_dir = feed-files/spool#' \
+    -e 's#^hand_off *=.*#; Large bodies are published in feed-out/ (served by Apache, see its\n; .htaccess) and the robot is sent there: slow readers hold no FastCGI\n; process, of which a shared host allows few. none: the program sends all.\nhand_off  = redirect\nredirect_dir = feed-out#' \
+    -e 's#^spool_dir *=.*#spool_dir = feed-files/spool#' \
     -e 's#^\[server\]$#[server]\n; Keys the continue tokens of the paged feeds: replace it with the output\n; of  head -c 24 /dev/urandom | base64  (the program refuses this one).\nsecret    = change-me-to-a-long-random-string#' \
     "$ROOT/conf/legacy-board.ini" >"$TOP/feed.ini"
 grep -q '^secret *= change-me' "$TOP/feed.ini" || die "feed.ini: the [server] secret line was not added"

@@ -177,14 +177,15 @@ fi
 # Apache set up as a shared host is (mod_fcgid, then plain CGI), from a
 # user's public_html/cgi-bin.
 if release/make-dist.sh build/feed.fcgi test "$WORK/dist" >"$WORK/dist.log" 2>&1 &&
-    tests/harness/deploy_release.sh "$WORK/dist/feed-fcgi-test-linux-x86_64.tar.gz" "$WORK/release" \
-        "$DB_PORT" sample_test >>"$WORK/dist.log" 2>&1; then
+    HAND_OFF=none tests/harness/deploy_release.sh "$WORK/dist/feed-fcgi-test-linux-x86_64.tar.gz" \
+        "$WORK/release" "$DB_PORT" sample_test >>"$WORK/dist.log" 2>&1; then
     export FEED_TEST_RELEASE=$WORK/release
     log "release: $(grep 'KiB packed' "$WORK/dist.log")"
     for mode in fcgid cgi; do
         h=$WORK/host-$mode/home/user
-        mkdir -p "$h/public_html/cgi-bin"
-        cp -a "$WORK/release/." "$h/public_html/cgi-bin/"
+        # As the release ships it: hand_off = redirect; pages of 50,000 ads.
+        PAGE_SIZE=50000 tests/harness/deploy_release.sh "$WORK/dist/feed-fcgi-test-linux-x86_64.tar.gz" \
+            "$h/public_html/cgi-bin" "$DB_PORT" sample_test >>"$WORK/dist.log" 2>&1
         # On a shared host the owner's files are the owner's, and scripts run
         # as the owner: here the web server's user stands for both.
         [ "$(id -u)" = 0 ] && chown -R www-data: "$h"

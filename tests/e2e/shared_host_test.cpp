@@ -7,7 +7,17 @@
 //
 //   FEED_TEST_SHARED_FCGID_URL, FEED_TEST_SHARED_CGI_URL   http://127.0.0.1:PORT
 //   FEED_TEST_SHARED_FCGID_HOME, FEED_TEST_SHARED_CGI_HOME the user's home
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
 
 #include <cstdlib>
 #include <fstream>
@@ -30,7 +40,7 @@ struct Got {
 
 Got Get(const std::string& url) {
   const std::string out = testing::TempDir("shared-get");
-  Shell("curl -s -o '" + out + "/body' -w '%{http_code}' '" + url + "' >'" + out + "/code'");
+  Shell("curl -s -L -o '" + out + "/body' -w '%{http_code}' '" + url + "' >'" + out + "/code'");
   Got g;
   g.status = std::atoi(Slurp(out + "/code").c_str());
   g.body = Slurp(out + "/body");
@@ -125,6 +135,91 @@ TEST_P(SharedHostE2e, AStaticSetWrittenByCronIsServedAndOneBeingWrittenIsNot) {
   EXPECT_EQ(Get(Url() + "/sitemaps.new-4242/sitemap.xml").status, 404);
   EXPECT_EQ(Get(Url() + "/sitemaps.new-4242/").status, 404);
   Shell("rm -rf '" + html + "/sitemaps.new-4242' '" + html + "/sitemaps' '" + html + "/.htaccess'");
+}
+
+// A socket to the host's Apache with `request` sent.
+int Send(const std::string& base, const std::string& target) {
+  const int port = std::stoi(base.substr(base.rfind(':') + 1));
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ADD_FAILURE() << "cannot connect to " << base;
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  // A small receive buffer, as a slow robot far away has in effect.
+  const int small = 4096;
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  const std::string req = "GET " + target + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (send(fd, req.data(), req.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(req.size())) ADD_FAILURE() << "send";
+  return fd;
+}
+
+// The head of the answer on `fd` (up to the blank line), read as it comes.
+std::string Head(int fd) {
+  std::string head;
+  char c;
+  while (head.find("\r\n\r\n") == std::string::npos && recv(fd, &c, 1, 0) == 1) head += c;
+  return head;
+}
+
+// Four times as many slow readers as the host's FastCGI processes (4), each
+// reading nothing of a large feed: with hand_off = redirect (the release's
+// feed.ini) they are sent to a published copy, which Apache serves at
+// their pace, so a small request still gets its answer. Without it each
+// would hold a FastCGI process while its 20 MB sat unread. The time small
+// requests take meanwhile is printed (a measure, not a condition).
+TEST_P(SharedHostE2e, SlowReadersOfLargeFeedsHoldNoFastCgiProcess) {
+  testing::LoadSampleBoard(60000, 100, 9);
+  const std::string base = Url();
+  std::vector<int> readers;
+  for (int i = 0; i < 16; ++i) {
+    const int fd = Send(base, "/cgi-bin/feed.fcgi/yads");
+    ASSERT_GE(fd, 0);
+    const std::string head = Head(fd);
+    close(fd);
+    ASSERT_EQ(head.substr(0, 12), "HTTP/1.1 302") << head;
+    const size_t at = head.find("Location: ");
+    ASSERT_NE(at, std::string::npos) << head;
+    std::string location = head.substr(at + 10, head.find("\r\n", at) - at - 10);
+    if (location.rfind("http://", 0) == 0) location = location.substr(location.find('/', 7));
+    // The published copy: a 32-hex-digit name in feed-out/, a whole document.
+    ASSERT_TRUE(std::regex_match(location, std::regex("/cgi-bin/feed-out/[0-9a-f]{32}\\.xml"))) << location;
+    const int slow = Send(base, location);
+    ASSERT_GE(slow, 0);
+    EXPECT_EQ(Head(slow).substr(0, 12), "HTTP/1.1 200");
+    readers.push_back(slow);  // and read no further
+  }
+  std::vector<double> took;
+  for (int i = 0; i < 20; ++i) {
+    const auto began = std::chrono::steady_clock::now();
+    const std::string out = testing::TempDir("shared-small");
+    const int rc = Shell("curl -s --max-time 30 -o /dev/null -w '%{http_code}' '" + base +
+                         "/cgi-bin/feed.fcgi/no-such-feed' >'" + out + "/code'");
+    const std::string code = Slurp(out + "/code");
+    Shell("rm -rf '" + out + "'");
+    took.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    ASSERT_EQ(rc, 0) << "a small request got no answer while 16 slow readers held large feeds";
+    EXPECT_EQ(code, "404");
+  }
+  std::sort(took.begin(), took.end());
+  std::printf("   %s: 20 small requests beside 16 slow readers: median %.0f ms, slowest %.0f ms\n",
+              GetParam().c_str(), took[took.size() / 2] * 1000, took.back() * 1000);
+  for (int fd : readers) close(fd);
+  // Published copies are whole documents.
+  const std::string out = Home() + "/public_html/cgi-bin/feed-out";
+  size_t copies = 0;
+  for (const auto& e : std::filesystem::directory_iterator(out)) {
+    if (e.path().extension() != ".xml") continue;
+    ++copies;
+    const std::string doc = Slurp(e.path().string());
+    EXPECT_EQ(doc.substr(doc.size() - 15), "</yml_catalog>\n") << e.path();
+  }
+  EXPECT_GE(copies, 16u);
+  testing::LoadSampleBoard(400, 60, 5, 40);
 }
 
 INSTANTIATE_TEST_SUITE_P(ModFcgidAndPlainCgi, SharedHostE2e, ::testing::Values("FCGID", "CGI"));

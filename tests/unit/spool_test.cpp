@@ -9,6 +9,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "config.h"
@@ -272,6 +274,101 @@ TEST(SpooledResponse, AKeptResponseSendsNothingAndIsSentLaterAsItWouldHaveBeen) 
   later.SendKept(kept.head, kept.body, kept.size);
   EXPECT_EQ(out.data, "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\nX-Sendfile: " + kept.body + "\r\n\r\n");
   EXPECT_EQ(ReadFile(kept.body), Text(5000)) << "named to the web server, never gzipped by the program";
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+// hand_off = redirect: a large body is moved whole into the published
+// folder under 32 random hex digits and the client is sent there.
+TEST(SpooledResponse, RedirectPublishesLargeBodiesUnderUnguessableNamesAndNeverGzips) {
+  TempFolder spool("spool-test-", /*make=*/false);
+  TempFolder out_folder("redirect-test-");
+  SpoolDir dir(spool.path());
+  RedirectDir published(out_folder.path(), "", 600);
+  Delivery d{&dir, false, 1000};
+  d.redirect = &published;
+  d.now = ::time(nullptr);
+  d.script_name = "/cgi-bin/feed.fcgi";
+  std::set<std::string> names;
+  for (int i = 0; i < 3; ++i) {
+    StringSink out;
+    Response r(out, true, false, d);
+    ResponseHead h;
+    h.Add("Content-Type", "text/xml; charset=windows-1251");
+    r.Start(h, /*gzip=*/true);
+    r.Write(Text(5000));
+    r.Finish();
+    std::smatch m;
+    const std::string folder = out_folder.path().substr(out_folder.path().rfind('/') + 1);
+    ASSERT_TRUE(std::regex_match(out.data, m,
+                                 std::regex("Status: 302 Found\r\nLocation: /cgi-bin/" + folder +
+                                            "/([0-9a-f]{32})\\.xml\r\nCache-Control: no-store\r\n"
+                                            "Content-Length: 0\r\n\r\n")))
+        << out.data;
+    names.insert(m[1]);
+    const std::string file = out_folder.path() + "/" + m[1].str() + ".xml";
+    EXPECT_EQ(ReadFile(file), Text(5000)) << "whole, and not gzipped";
+    struct stat st;
+    ASSERT_EQ(::stat(file.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0644u) << "the web server reads it";
+  }
+  EXPECT_EQ(names.size(), 3u);
+  // A text body gets .txt; a given URL is used as it is.
+  RedirectDir there(out_folder.path(), "https://doska.example/feeds/", 600);
+  d.redirect = &there;
+  StringSink text;
+  Response t(text, true, false, d);
+  ResponseHead th;
+  th.Add("Content-Type", "text/plain; charset=UTF-8");
+  t.Start(th, false);
+  t.Write(Text(5000));
+  t.Finish();
+  EXPECT_TRUE(std::regex_search(text.data, std::regex("\r\nLocation: https://doska\\.example/feeds/[0-9a-f]{32}\\.txt\r\n")))
+      << text.data;
+  // Small bodies, and a robot's feed (SendItself), are sent by the program.
+  StringSink small;
+  Response s(small, true, false, d);
+  s.Start(ResponseHead{}, false);
+  s.Write("<small/>");
+  s.Finish();
+  EXPECT_EQ(small.data, "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 8\r\n\r\n<small/>");
+  StringSink robot;
+  Response b(robot, true, false, d);
+  b.SendItself();
+  b.Start(ResponseHead{}, false);
+  b.Write(Text(5000));
+  b.Finish();
+  EXPECT_EQ(robot.data, "Status: 200 OK\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 5000\r\n\r\n" + Text(5000));
+}
+
+TEST(RedirectDir, PublishedFilesLiveTheirLifetimeAndNothingElseIsTouched) {
+  TempFolder spool("spool-test-", /*make=*/false);
+  TempFolder out("redirect-test-");
+  SpoolDir dir(spool.path());
+  RedirectDir published(out.path(), "/out", 600);
+  const std::string other = out.path() + "/.htaccess", lookalike = out.path() + "/0123456789abcdef.xml";
+  for (const std::string& p : {other, lookalike}) std::ofstream(p) << "x";
+  const int64_t now = ::time(nullptr);
+  Spool body(dir, 10);
+  body.Write(Text(100));
+  const std::string url = published.Publish(body, ".xml", now, "/cgi-bin/feed.fcgi");
+  ASSERT_EQ(url.rfind("/out/", 0), 0u) << url;
+  const std::string file = out.path() + url.substr(4);
+  EXPECT_TRUE(Exists(file));
+  EXPECT_EQ(published.Sweep(now + 599), 0u);
+  EXPECT_TRUE(Exists(file));
+  timeval old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  for (const std::string& p : {other, lookalike}) ASSERT_EQ(::utimes(p.c_str(), old), 0);
+  EXPECT_EQ(published.Sweep(now + 600), 1u);
+  EXPECT_FALSE(Exists(file));
+  EXPECT_TRUE(Exists(other));
+  EXPECT_TRUE(Exists(lookalike)) << "16 digits are not a published name";
+  published.Check();
+  EXPECT_THROW(RedirectDir(out.path() + "/missing", "", 600).Check(), FeedError);
 }
 
 }  // namespace
