@@ -22,7 +22,9 @@ TEST(TestHarness, TheDatabaseServerKeepsItsTemporaryFilesInAFolderOfItsOwn) {
   EXPECT_EQ(tmpdir, testing::Env("FEED_TEST_DB_DIR") + "/tmp");
   EXPECT_NE(tmpdir, "/tmp");
   const char* shared = std::getenv("TMPDIR");
-  if (shared) EXPECT_NE(tmpdir, std::string(shared));
+  if (shared) {
+    EXPECT_NE(tmpdir, std::string(shared));
+  }
 }
 
 }  // namespace
