@@ -43,14 +43,18 @@ const char kUsage[] =
     "        the config says gzip_files = 1. The new set replaces the old one in\n"
     "        one step; a run that fails leaves the old set as it was. Prints a\n"
     "        line per file (name, URLs, bytes), a summary and the rows left out;\n"
-    "        --robots adds the Sitemap: lines for robots.txt. Exit 0 on\n"
+    "        --robots adds the Sitemap: lines for robots.txt. One run per DIR\n"
+    "        at a time (a lock, DIR.lock beside it): a run that finds another\n"
+    "        under way says so on stderr and exits 0, doing nothing. Exit 0 on\n"
     "        success, 1 otherwise.\n"
     "  sync PATH\n"
     "        bring the item state of the MSN feed at PATH (lifecycle = msn, such\n"
     "        as /msn) up to date with the board: new items, real changes and\n"
     "        take-downs, so that a fetch finds it fresh (run from cron at least\n"
     "        every settle_seconds to spare fetches the work). Prints what\n"
-    "        changed. Exit 0 on success, 1 otherwise.\n"
+    "        changed. One run per feed at a time: a run that finds another\n"
+    "        under way says so on stderr and exits 0, doing nothing. Exit 0 on\n"
+    "        success, 1 otherwise.\n"
     "  check [--deep] [--json]\n"
     "        load the config, templates and SQL and run every feed's query for\n"
     "        real on a sample of rows (--deep: on all of them, and walk each\n"
@@ -281,6 +285,11 @@ int Write(feed::App& app, std::vector<std::string> args) {
     return std::fflush(stdout) == 0 ? 0 : 1;
   } catch (const feed::FeedError& e) {
     if (tty) std::fputs("\n", stderr);
+    if (e.kind() == feed::ErrorKind::kBusy) {
+      // Cron started this run while the last one still works: not a failure.
+      std::fprintf(stderr, "feed.fcgi: write %s: %s, nothing done\n", args[0].c_str(), e.what());
+      return 0;
+    }
     std::fprintf(stderr, "feed.fcgi: write %s: %s (%s left as it was)\n", args[0].c_str(), e.what(), args[1].c_str());
     return 1;
   }
@@ -308,6 +317,10 @@ int Sync(feed::App& app, const std::vector<std::string>& args) {
     return std::fflush(stdout) == 0 ? 0 : 1;
   } catch (const feed::FeedError& e) {
     if (tty) std::fputs("\n", stderr);
+    if (e.kind() == feed::ErrorKind::kBusy) {
+      std::fprintf(stderr, "feed.fcgi: sync %s: %s, nothing done\n", args[0].c_str(), e.what());
+      return 0;
+    }
     std::fprintf(stderr, "feed.fcgi: sync %s: %s\n", args[0].c_str(), e.what());
     return 1;
   }

@@ -97,6 +97,27 @@ CheckReport App::Check(const CheckOptions& options) {
   for (auto& s : sets_) targets.sets.push_back(s.get());
   for (auto& m : msn_feeds_) targets.msn.push_back(m.get());
   CheckReport report;
+  // What the program cannot see from here: the web server's side.
+  if (config_.server.hand_off == HandOff::kXSendfile) {
+    report.findings.push_back(
+        {false, "[server] hand_off",
+         "hand_off = x-sendfile names every body over spool_memory to the web server in an X-Sendfile header "
+         "instead of sending it: that needs Apache's mod_xsendfile (XSendFile On, XSendFilePath covering spool_dir " +
+             spool_.path() +
+             "; nginx takes X-Accel-Redirect, not X-Sendfile); without it every large feed is a 200 with an empty body",
+         "keep hand_off = none unless the web server is set up so (a server you manage as root)"});
+  }
+  if (const int bound = RequestWaitBound(config_); bound >= kWebServerTimeout) {
+    report.findings.push_back(
+        {false, "[database]",
+         "a request may wait " + std::to_string(bound) +
+             " s on the database (2 x (connect_timeout + read_timeout), plus " +
+             std::to_string(RequestLockWait(config_.database)) +
+             " s for a lock, plus each replica's 2 x (connect_timeout + read_timeout)): mod_fcgid's FcgidIOTimeout "
+             "(" + std::to_string(kWebServerTimeout) +
+             " s by default) answers 500 first",
+         "lower connect_timeout and read_timeout (the defaults: 3 and 10), or raise FcgidIOTimeout if you can"});
+  }
   try {
     // An MSN feed's template binds the engine's fields too: bound its way
     // first (Feed::Bind then has nothing left to do).

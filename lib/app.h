@@ -43,7 +43,10 @@ class App {
   // mapping error; kUnavailable when the database cannot be reached.
   void CheckDatabase();
 
-  // `feed.fcgi check`: every feed's queries run for real (check.h).
+  // `feed.fcgi check`: every feed's queries run for real (check.h); and,
+  // as warnings, what the config asks of the web server: hand_off =
+  // x-sendfile (the program cannot see whether Apache takes it), and
+  // database timeouts whose RequestWaitBound reaches kWebServerTimeout.
   CheckReport Check(const CheckOptions& options);
 
   // Checks that the spool folder takes files; throws kConfig.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -714,7 +715,28 @@ std::string SetConfig::PartPattern() const {
   return stem + "-{section}-{n}" + ext;
 }
 
-Config LoadConfig(const std::string& file) { return ParseConfig(ReadSiteFile(file), file, DirOf(file)); }
+// Relative paths resolve against the config's folder, made absolute: the
+// same files whatever the working folder of whoever started the program
+// (cron starts it in the owner's home), and absolute paths for the web
+// server (X-Sendfile names spool files by them).
+Config LoadConfig(const std::string& file) {
+  std::string base = DirOf(file);
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(base, ec);
+  if (!ec) base = absolute.lexically_normal().string();
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  return ParseConfig(ReadSiteFile(file), file, base);
+}
+
+int RequestLockWait(const DatabaseConfig& db) { return std::max(1, std::min(kRequestLockWait, db.read_timeout - 2)); }
+
+int RequestWaitBound(const Config& c) {
+  // A statement waits for a reply (read) or to be sent (write).
+  auto statement = [](const DatabaseConfig& d) { return d.connect_timeout + std::max(d.read_timeout, d.write_timeout); };
+  int bound = 2 * statement(c.database) + RequestLockWait(c.database);
+  for (const ReplicaConfig& r : c.replicas) bound += 2 * statement(r.database);
+  return bound;
+}
 
 FeedConfig FullWalkOf(const FeedConfig& f) {
   FeedConfig w = f;

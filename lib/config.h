@@ -72,12 +72,22 @@ struct DatabaseConfig {
   std::string charset = "utf8mb4";
   // Seconds before the driver gives up (then 503 with Retry-After): to
   // connect, and for each read or write of the connection. A statement is
-  // tried again once on a fresh connection, so a request waits at most
-  // 2 x (connect + read) for a database that stopped answering;
-  // the defaults keep that under 60 s, below the web server's timeouts.
-  int connect_timeout = 5;
-  int read_timeout = 20;
-  int write_timeout = 20;
+  // tried again once on a fresh connection, so one statement waits at most
+  // 2 x (connect + read) for a database that stopped answering.
+  //
+  // The rule: a request's worst wait (RequestWaitBound: 2 x (connect +
+  // the longer of read and write), plus RequestLockWait for another
+  // process's lock, plus the same 2 x (...) for each replica) stays well
+  // under the web server's timeout for a silent program, or the client
+  // gets the web server's 500 instead of the program's 503. mod_fcgid's
+  // FcgidIOTimeout is 40 s by default, and a shared host's owner cannot
+  // raise it in .htaccess; the defaults give 2 x (3 + 10) + 5 = 31 s.
+  // replica_wait counts within a replica's read (it must be shorter). The
+  // spool adds no wait: a body is whole before anything is sent. `check`
+  // warns when a config's bound reaches 40 s.
+  int connect_timeout = 3;
+  int read_timeout = 10;
+  int write_timeout = 10;
   // With replicas ([database] only): seconds a page waits for a replica to
   // reach the replication position its run began at before the next
   // replica, then the primary, is tried; and how often, at most, a
@@ -86,6 +96,17 @@ struct DatabaseConfig {
   int replica_wait = 5;
   int replica_check = 5;
 };
+
+// How long a request waits, at most, for a lock another process holds on
+// the request path (a set's part plan being made, an MSN feed's sync):
+// kRequestLockWait seconds, less when read_timeout is shorter (GET_LOCK
+// holds the connection's read while it waits), at least 1.
+constexpr int kRequestLockWait = 5;
+int RequestLockWait(const DatabaseConfig& db);
+
+// mod_fcgid's FcgidIOTimeout by default: a request silent this long is
+// answered 500 by Apache.
+constexpr int kWebServerTimeout = 40;
 
 // [database replica NAME]: a replica of the primary that feeds read from.
 struct ReplicaConfig {
@@ -244,6 +265,10 @@ struct Config {
   std::vector<SetConfig> sets;
   StatusConfig status;
 };
+
+// The longest a request can wait on the database servers before it is
+// answered (see DatabaseConfig's rule), in seconds.
+int RequestWaitBound(const Config& c);
 
 // The values a template fills in when it is compiled, by full name:
 // "site.KEY" from [site] and, for a feed, "value.KEY" from its section.

@@ -12,6 +12,7 @@
 #include "continue_token.h"
 #include "datetime.h"
 #include "error.h"
+#include "folder_lock.h"
 
 namespace feed {
 namespace {
@@ -100,6 +101,22 @@ class NewFolder {
     std::filesystem::remove_all(tmp_, ec);  // the old set after a swap, or a failed new one
   }
   const std::string& path() const { return tmp_; }
+  // Removes what runs killed midway left beside `dir`: their new folders
+  // (DIR.new-PID), or the old set a killed run had swapped out. REQUIRES:
+  // the folder's lock (FolderLock), so that none of them is a live run's.
+  static void RemoveLeftovers(const std::string& dir) {
+    const std::filesystem::path d(dir);
+    const std::string prefix = d.filename().string() + ".new-";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(d.parent_path(), ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+          name.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+        std::error_code rm;
+        std::filesystem::remove_all(e.path(), rm);
+      }
+    }
+  }
   // Puts the new folder in the set's place in one step: a crawler sees the
   // old set or the new one. The old one is removed with this object. The
   // files are on disk first, so that a crash after the swap cannot leave a
@@ -132,7 +149,7 @@ class NewFolder {
 }  // namespace
 
 DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site)
-    : config_(config), sections_(std::move(sections)) {
+    : config_(config), sections_(std::move(sections)), lock_wait_(RequestLockWait(site.database)) {
   if (config_.format == Format::kXml) {
     index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml, Charset::kUtf8,
                              TemplateValues(site, nullptr), site.zone);
@@ -187,10 +204,13 @@ PartPlan DocumentSet::Plan(ReplicaSet& servers, const Clock& clock, size_t secti
   std::optional<PartPlan> stored = state.LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
   if (usable(stored)) return *stored;
   // One process plans at a time; the others wait and take its plan.
-  StateStore::PlanLock lock(state, f.config().name, 30);
+  // A request waits at most RequestLockWait (config.h: the web server's
+  // timeout), then serves the stored plan when there is one.
+  StateStore::PlanLock lock(state, f.config().name, lock_wait_);
   if (!lock.acquired()) {
     if (stored && stored->identity == identity) return *stored;
-    throw Unavailable("another process has been planning the parts of " + f.config().name + " for 30 s");
+    throw Unavailable("another process has been planning the parts of " + f.config().name + " for " +
+                      std::to_string(lock_wait_) + " s");
   }
   stored = state.LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
   if (usable(stored)) return *stored;
@@ -430,8 +450,18 @@ void DocumentSet::ServePart(const Request& req, Feed& f, const PartPlan& plan, c
   report->complete = true;
 }
 
-WriteReport DocumentSet::Write(ReplicaSet& servers, const Clock& clock, const std::string& dir,
+WriteReport DocumentSet::Write(ReplicaSet& servers, const Clock& clock, const std::string& dir_given,
                                const std::function<void(size_t rows)>& progress) {
+  // "maps/" is the folder "maps": its lock and new folder go beside it.
+  std::string dir = dir_given;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  // One run per folder: a run that finds another under way does nothing.
+  FolderLock lock(dir);
+  if (!lock.acquired()) {
+    throw Busy("another run is writing " + dir +
+               (lock.holder() > 0 ? " (pid " + std::to_string(lock.holder()) + ")" : " (it has just started)"));
+  }
+  NewFolder::RemoveLeftovers(dir);
   Bind(servers.primary());
   // One read of each section, all from one server: any healthy one (the
   // files are a snapshot; nothing later has to match them).

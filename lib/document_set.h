@@ -75,9 +75,13 @@ class DocumentSet {
 
   // Static: writes the whole set into `dir` (see the file's comment).
   // `progress(rows)` is called now and then during long writes. Throws
-  // FeedError; `dir` then holds the previous set untouched. With replicas,
-  // every section is read from one server, the first healthy one in config
-  // order (ReplicaSet::ForRead without a position).
+  // FeedError; `dir` then holds the previous set untouched. One write of a
+  // folder at a time, across processes (FolderLock, DIR.lock beside it):
+  // while another holds it, throws FeedError(kBusy) "another run is
+  // writing DIR (pid N)" at once, having done nothing. Holding it, first
+  // removes what killed runs left beside `dir` (DIR.new-PID folders).
+  // With replicas, every section is read from one server, the first
+  // healthy one in config order (ReplicaSet::ForRead without a position).
   WriteReport Write(ReplicaSet& servers, const Clock& clock, const std::string& dir,
                     const std::function<void(size_t rows)>& progress = nullptr);
 
@@ -108,6 +112,7 @@ class DocumentSet {
   std::optional<Template> index_;  // XML sets
   bool bound_ = false;
   bool plan_positions_ = true;  // feed_part_plan has its position column
+  int lock_wait_;               // seconds a request waits for another's plan (RequestLockWait)
 };
 
 }  // namespace feed

@@ -11,6 +11,7 @@ int HttpStatus(ErrorKind kind) {
     case ErrorKind::kMethodNotAllowed:
       return 405;
     case ErrorKind::kUnavailable:
+    case ErrorKind::kBusy:
       return 503;
     case ErrorKind::kConfig:
     case ErrorKind::kClientGone:

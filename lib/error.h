@@ -17,6 +17,8 @@ enum class ErrorKind {
   kUnavailable,       // 503: the database cannot be reached now
   kConfig,            // start-up: config, template or SQL mapping is wrong
   kClientGone,        // writing to the client failed: it went away
+  kBusy,              // another run holds the job's lock (a static write's
+                      // folder, a feed's sync): nothing was done; 503
   kInternal,          // anything else; a bug or a server-side fault
 };
 
@@ -41,6 +43,7 @@ inline FeedError Unavailable(const std::string& m, const std::string& reason = "
   return {ErrorKind::kUnavailable, m, reason};
 }
 inline FeedError ConfigError(const std::string& m) { return {ErrorKind::kConfig, m}; }
+inline FeedError Busy(const std::string& m) { return {ErrorKind::kBusy, m}; }
 inline FeedError InternalError(const std::string& m) { return {ErrorKind::kInternal, m}; }
 
 // The HTTP status code and reason phrase for an error kind (kConfig and

@@ -115,6 +115,14 @@ class ItemStateStore {
     SyncLock(ItemStateStore& store, int seconds) : NamedLock(store.db_, "feed.fcgi items " + store.feed_, seconds) {}
   };
 
+  // One sync command (`feed.fcgi sync`) of the feed at a time across
+  // processes (NamedLock on this store's connection, not waited for): a
+  // run that does not get it finds another under way.
+  class RunLock : public NamedLock {
+   public:
+    explicit RunLock(ItemStateStore& store) : NamedLock(store.db_, "feed.fcgi sync " + store.feed_, 0) {}
+  };
+
   const std::string& feed() const { return feed_; }
 
  private:

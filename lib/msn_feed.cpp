@@ -13,9 +13,10 @@ namespace feed {
 namespace {
 
 constexpr int64_t kDay = 86400;
-// How long a request or the sync command waits for another process's sync
-// of the same feed before it gives up (503).
-constexpr int kLockWaitSeconds = 60;
+// How long the sync command waits for a request's sync or listing of the
+// same feed before it gives up (a request waits RequestLockWait: it has
+// the web server's timeout to keep).
+constexpr int kCommandLockWait = 60;
 constexpr size_t kMaxReportedItems = 1000;
 constexpr uint64_t kPrintKey0 = 0x6d736e2d6974656dULL, kPrintKey1 = 0x66696e6765727072ULL;
 
@@ -30,19 +31,20 @@ size_t ColumnOf(const std::vector<Column>& cols, const std::string& name, const 
 
 }  // namespace
 
-// The feed's lock, waited for in steps shorter than the connection's read
-// timeout (GET_LOCK blocks the connection while it waits).
+// The feed's lock, waited for `seconds` in steps shorter than the
+// connection's read timeout (GET_LOCK blocks the connection while it
+// waits).
 class MsnFeed::Lock {
  public:
-  Lock(ItemStateStore& store, int read_timeout) {
-    const int step = std::max(1, std::min(kLockWaitSeconds, read_timeout - 2));
-    for (int waited = 0; waited < kLockWaitSeconds; waited += step) {
-      lock_.emplace(store, step);
+  Lock(ItemStateStore& store, int read_timeout, int seconds) {
+    const int step = std::max(1, std::min(seconds, read_timeout - 2));
+    for (int waited = 0; waited < seconds; waited += step) {
+      lock_.emplace(store, std::min(step, seconds - waited));
       if (lock_->acquired()) return;
       lock_.reset();
     }
     throw Unavailable("another process has been syncing feed " + store.feed() + " for over " +
-                      std::to_string(kLockWaitSeconds) + " s");
+                      std::to_string(seconds) + " s");
   }
 
  private:
@@ -180,7 +182,18 @@ SyncReport MsnFeed::Sync(ReplicaSet& servers, const Clock& clock, bool only_if_s
                          const std::function<void(size_t)>& after_batch) {
   Bind(servers.primary());
   ItemStateStore store(state_db_, feed_.config().name);
-  Lock lock(store, db_config_.read_timeout);
+  // The sync command: one run per feed at a time. A second finds the
+  // first's lock and leaves at once; the feed's own lock is only for the
+  // time a sync writes, and a request's turn is short.
+  std::optional<ItemStateStore::RunLock> run;
+  if (!only_if_stale) {
+    run.emplace(store);
+    if (!run->acquired()) {
+      throw Busy("another run is syncing feed " + feed_.config().name +
+                 (run->holder().empty() ? "" : " (database connection " + run->holder() + ")"));
+    }
+  }
+  Lock lock(store, db_config_.read_timeout, only_if_stale ? RequestLockWait(db_config_) : kCommandLockWait);
   const UnixTime now = clock.Now();
   const std::optional<SyncMark> last = store.Synced(sync_positions_);
   if (only_if_stale && last && last->at >= now - feed_.config().settle_seconds) {
@@ -265,7 +278,7 @@ void MsnFeed::Serve(const Request& req, ReplicaSet& servers, std::optional<Repli
   UnixTime newest = 0;
   const UnixTime now = clock.Now();
   {
-    Lock lock(store, db_config_.read_timeout);
+    Lock lock(store, db_config_.read_timeout, RequestLockWait(db_config_));
     const std::optional<SyncMark> last = store.Synced(sync_positions_);
     // The board (the sync's, then the listed items read back) from one
     // server, at least as new as the last sync's.

@@ -20,7 +20,8 @@
 // reflects the board as of the request less settle_seconds: a request syncs
 // first unless a sync (by another request or `feed.fcgi sync`) read the
 // board since then. Syncs and listings of one feed are serialised by a
-// database lock (GET_LOCK), so two requests at once never double a change.
+// database lock (GET_LOCK), so two requests at once never double a change;
+// a request waits RequestLockWait for it (config.h), then 503.
 //
 // The query returns, besides the template's fields: the keyset field (the
 // id), `title` and `link` (which a take-down repeats) and `ends` (DATETIME,
@@ -80,7 +81,12 @@ class MsnFeed {
   // `after_batch(items written)` runs after each batch of writes. Throws
   // kUnavailable when the database fails (what was written stays
   // consistent; the next sync finishes the job) or another process holds
-  // the feed's lock too long.
+  // the feed's lock too long (a request's sync or listing: 60 s for the
+  // sync command, RequestLockWait with `only_if_stale`). Without
+  // `only_if_stale` (the sync command), one such sync per feed runs at a
+  // time across processes (ItemStateStore::RunLock): while another is
+  // under way, throws FeedError(kBusy) "another run is syncing feed NAME
+  // (database connection N)" at once, having done nothing.
   SyncReport Sync(ReplicaSet& servers, const Clock& clock, bool only_if_stale,
                   const std::function<void(size_t)>& after_batch = nullptr);
 

@@ -47,6 +47,7 @@ struct Queries {
   SqlQuery drop_seen = State("DELETE FROM feed_state_seen WHERE feed = :feed ORDER BY first_seen, scope LIMIT :n");
   SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
   SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
+  SqlQuery used_lock = State("SELECT IS_USED_LOCK(:name)");
 };
 const Queries& Q() {
   static const Queries q;
@@ -194,9 +195,16 @@ void StateStore::SavePlan(const std::string& feed, const PartPlan& plan, bool wi
 }
 
 NamedLock::NamedLock(Database& db, std::string name, int seconds) : db_(db), name_(std::move(name)) {
-  Rows r = db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
-  acquired_ = r.Next() && r.Get(0) == "1";
-  if (acquired_) db_.Pin();
+  {
+    Rows r = db_.Run(Q().get_lock, {{"name", name_}, {"seconds", static_cast<int64_t>(seconds)}});
+    acquired_ = r.Next() && r.Get(0) == "1";
+  }
+  if (acquired_) {
+    db_.Pin();
+    return;
+  }
+  Rows holder = db_.Run(Q().used_lock, {{"name", name_}});
+  if (holder.Next() && !holder.IsNull(0)) holder_ = std::string(holder.Get(0));
 }
 
 NamedLock::~NamedLock() {

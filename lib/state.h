@@ -21,7 +21,9 @@ namespace feed {
 // at all when `acquired()` is false (it waited `seconds`). While held, `db`
 // is pinned (Database::Pin): the lock's connection lost, every later call
 // on `db` fails instead of going on without the lock on a new connection.
-// Released on destruction; a connection that is gone released it already.
+// Released on destruction; a connection that is gone released it already
+// (so is the lock of a process that was killed: the server sees its
+// connection close).
 class NamedLock {
  public:
   NamedLock(Database& db, std::string name, int seconds);
@@ -29,11 +31,16 @@ class NamedLock {
   NamedLock(const NamedLock&) = delete;
   NamedLock& operator=(const NamedLock&) = delete;
   bool acquired() const { return acquired_; }
+  // When not acquired: the server's id of the connection holding it
+  // (IS_USED_LOCK, as SHOW PROCESSLIST shows it), "" when it was released
+  // in between.
+  const std::string& holder() const { return holder_; }
 
  private:
   Database& db_;
   std::string name_;
   bool acquired_ = false;
+  std::string holder_;
 };
 
 // One part of a live set: the keyset range it serves, and what it held

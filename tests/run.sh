@@ -129,8 +129,13 @@ SITE=$WORK/site
 mkdir -p "$SITE/cgi-bin"
 cp -r conf templates sql "$SITE/"
 # Short database timeouts, so that the frozen-database test takes seconds.
-sed -i 's/^\[database\]$/[database]\nconnect_timeout = 2\nread_timeout = 4\nwrite_timeout = 4/' \
-    "$SITE/conf/sample-board.ini"
+# The test Apache loads mod_xsendfile (tests/harness/apache.sh), so its copy
+# hands large bodies off as a root-managed server would (the shipped config
+# says none); nginx's copy below goes back to none.
+sed -i -e 's/^\[database\]$/[database]\nconnect_timeout = 2\nread_timeout = 4\nwrite_timeout = 4/' \
+    -e 's/^hand_off *=.*/hand_off = x-sendfile/' "$SITE/conf/sample-board.ini"
+grep -q '^hand_off = x-sendfile$' "$SITE/conf/sample-board.ini" ||
+    { echo "the test site's config has no hand_off line to set"; echo "0 passed, 1 failed"; exit 1; }
 # The status page on, behind a random token the tests get as
 # FEED_TEST_STATUS_TOKEN (the shipped config leaves it off). Last in the
 # file, so that nginx's copy below can drop it again.

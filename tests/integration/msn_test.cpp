@@ -11,6 +11,9 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
+#include <csignal>
+#include <ctime>
+#include <unistd.h>
 #include <functional>
 #include <cstdio>
 #include <map>
@@ -21,6 +24,7 @@
 
 #include "app.h"
 #include "datetime.h"
+#include "state.h"
 #include "test_env.h"
 #include "time_zone.h"
 
@@ -545,6 +549,80 @@ TEST_F(MsnIntegration, TheSyncsConnectionLostMidSyncStopsItThere) {
   });
   EXPECT_TRUE(lock_freed) << "the killed connection took the lock with it";
   EXPECT_EQ(cut.status, 503) << cut.body.substr(0, 200);
+}
+
+// ---- `feed.fcgi sync` from cron (issue #21) ------------------------------------
+
+// Cron starts a sync while the last one still works: the second finds the
+// feed's run lock, says so in one line on stderr and exits 0 having done
+// nothing; the first, held here after its first batch, completes.
+TEST_F(MsnIntegration, ASyncThatFindsAnotherUnderWayDoesNothingAndExitsZero) {
+  FixedClock clock(t0_);
+  const std::string config = Config();
+  App first(LoadConfig(config), &clock);
+  const std::string err = config + ".err";
+  int batches = 0, second_rc = -1;
+  std::string holder, second_err;
+  SyncReport r = first.SyncItems("/msn", [&](size_t) {
+    if (++batches != 1) return;
+    holder = testing::Table("SELECT IS_USED_LOCK('feed.fcgi sync msn')")[0][0];
+    second_rc = testing::Shell("'" + testing::Env("FEED_TEST_BIN") + "' --config '" + config + "' sync /msn >'" + err +
+                               ".out' 2>'" + err + "'");
+    second_err = testing::Slurp(err);
+  });
+  ASSERT_GT(batches, 1) << "the sync was held with more to write";
+  EXPECT_EQ(second_rc, 0);
+  EXPECT_EQ(second_err,
+            "feed.fcgi: sync /msn: another run is syncing feed msn (database connection " + holder + "), nothing done\n");
+  EXPECT_EQ(testing::Slurp(err + ".out"), "");
+  // The first run's sync, whole: every shown ad created once, recorded at
+  // its moment (the second never wrote its own).
+  const std::vector<int64_t> shown = ShownIds(t0_);
+  EXPECT_TRUE(r.ran);
+  EXPECT_EQ(r.counts.created, shown.size());
+  EXPECT_EQ(testing::Table("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn'")[0][0],
+            std::to_string(shown.size()));
+  EXPECT_EQ(testing::Table("SELECT synced FROM feed_item_sync WHERE feed = 'msn'")[0][0], std::to_string(t0_));
+  EXPECT_EQ(testing::Table("SELECT IS_FREE_LOCK('feed.fcgi sync msn')")[0][0], "1");
+  unlink(err.c_str());
+  unlink((err + ".out").c_str());
+}
+
+// A sync killed with SIGKILL: its run lock lived on its connection, which
+// the server drops, so the next run is not blocked. That run comes from
+// cron's environment: env -i, another working folder, absolute paths. The
+// killed one is held waiting for the feed's lock, which this test holds.
+TEST_F(MsnIntegration, ASyncKilledMidwayBlocksNoLaterRunFromCronsEnvironment) {
+  const std::string config = Config();
+  const std::string err = config + ".err", pid_file = config + ".pid";
+  const std::string bin = "'" + testing::Env("FEED_TEST_BIN") + "' --config '" + config + "' sync /msn";
+  App app(LoadConfig(config));
+  auto items = std::make_unique<NamedLock>(app.database(), "feed.fcgi items msn", 0);
+  ASSERT_TRUE(items->acquired());
+  ASSERT_EQ(testing::Shell(bin + " >/dev/null 2>'" + err + "' & echo $! >'" + pid_file + "'"), 0);
+  const std::string pid = testing::Slurp(pid_file).substr(0, testing::Slurp(pid_file).find('\n'));
+  ASSERT_FALSE(pid.empty());
+  std::string holder;
+  ASSERT_TRUE(testing::PollUntil([&] {
+    holder = testing::Table("SELECT IS_USED_LOCK('feed.fcgi sync msn')")[0][0];
+    return holder != "NULL";
+  })) << testing::Slurp(err);
+  EXPECT_EQ(testing::Shell(bin + " >/dev/null 2>'" + err + ".2'"), 0);
+  EXPECT_EQ(testing::Slurp(err + ".2"),
+            "feed.fcgi: sync /msn: another run is syncing feed msn (database connection " + holder + "), nothing done\n");
+  ASSERT_EQ(kill(std::stoi(pid), SIGKILL), 0);
+  items.reset();
+  // The server drops the killed process's connection, and its lock with it.
+  EXPECT_TRUE(testing::PollUntil(
+      [&] { return testing::Table("SELECT IS_FREE_LOCK('feed.fcgi sync msn')")[0][0] == "1"; }))
+      << "the killed run's lock outlived it";
+  const std::string cron = "cd / && env -i PATH=/usr/bin:/bin " + bin + " >'" + err + ".out' 2>'" + err + "'";
+  EXPECT_EQ(testing::Shell(cron), 0) << testing::Slurp(err);
+  EXPECT_EQ(testing::Slurp(err), "");
+  const std::vector<int64_t> shown = ShownIds(std::time(nullptr));
+  EXPECT_EQ(testing::Slurp(err + ".out").rfind("/msn: " + std::to_string(shown.size()) + " items shown, ", 0), 0u)
+      << testing::Slurp(err + ".out");
+  for (const std::string& f : {err, err + ".2", err + ".out", pid_file}) unlink(f.c_str());
 }
 
 TEST_F(MsnIntegration, ConditionalRequestsFollowTheItemState) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "datetime.h"
 #include "error.h"
 #include "output.h"
+#include "state.h"
 #include "test_env.h"
 
 namespace feed {
@@ -211,6 +213,15 @@ std::map<std::string, std::string> Snapshot(const std::string& dir) {
   return files;
 }
 
+// The names in the folder that holds `dir`.
+std::set<std::string> Beside(const std::string& dir) {
+  std::set<std::string> names;
+  for (auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir).parent_path())) {
+    names.insert(e.path().filename().string());
+  }
+  return names;
+}
+
 TEST_F(SitemapIntegration, StaticWritesSwapInWholeRemoveStalePartsAndAFailedRunLeavesTheOldSet) {
   const std::string dir = TempDir() + "/maps";
   App small(LoadConfig(SetConfig("max_items = 300\n")));
@@ -272,12 +283,9 @@ TEST_F(SitemapIntegration, StaticWritesSwapInWholeRemoveStalePartsAndAFailedRunL
   testing::StartDatabase();
   EXPECT_TRUE(stopped);
   EXPECT_EQ(Snapshot(dir), before);
-  int entries = 0;
-  for (auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir).parent_path())) {
-    (void)e;
-    ++entries;
-  }
-  EXPECT_EQ(entries, 1) << "the unfinished set was removed";
+  EXPECT_EQ(Beside(dir), (std::set<std::string>{"maps", "maps.lock"}))
+      << "the unfinished set was removed; only the folder's lock file stays beside it";
+  EXPECT_EQ(Slurp(dir + ".lock"), "") << "no run holds it";
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
@@ -496,6 +504,140 @@ TEST_F(SitemapIntegration, CommandLineWritePrintsEachFileTheSummaryAndRobotsLine
   EXPECT_EQ(testing::Shell(bin + "write /sitemap.xml /nonexistent/folder/maps 2>'" + out + "' >/dev/null"), 1);
   EXPECT_NE(Slurp(out).find("cannot create"), std::string::npos) << Slurp(out);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// ---- Runs from cron (issue #21) ---------------------------------------------
+
+// Cron starts a write while the last one still works: the second run finds
+// the folder's lock, says so in one line on stderr and exits 0 having
+// touched nothing; the first, held here midway (after its second part),
+// completes, and the set is whole.
+TEST_F(SitemapIntegration, AWriteThatFindsAnotherUnderWayDoesNothingAndExitsZero) {
+  const std::string config = SetConfig("max_items = 300\n");
+  const std::string dir = TempDir() + "/maps", err = TempDir() + "/second.err";
+  const std::string second = "'" + Env("FEED_TEST_BIN") + "' --config '" + config + "' write /sitemap.xml '" + dir +
+                             "' >/dev/null 2>'" + err + "'";
+  App first(LoadConfig(config));
+  int parts = 0, second_rc = -1;
+  std::set<std::string> beside_during;
+  WriteReport r = first.WriteSet("/sitemap.xml", dir, [&](size_t) {
+    if (++parts != 2) return;
+    second_rc = testing::Shell(second);
+    beside_during = Beside(dir);
+  });
+  EXPECT_EQ(second_rc, 0);
+  EXPECT_EQ(Slurp(err), "feed.fcgi: write /sitemap.xml: another run is writing " + dir + " (pid " +
+                            std::to_string(getpid()) + "), nothing done\n");
+  EXPECT_EQ(beside_during, (std::set<std::string>{"maps.lock", "maps.new-" + std::to_string(getpid())}))
+      << "the second run made nothing; the set is not there yet";
+  const size_t ads = ActiveAds().size();
+  EXPECT_EQ(r.rows, ads);
+  EXPECT_EQ(CheckStaticSet(dir, 300, 52428800).size(), ads) << "the first run's set, whole";
+  EXPECT_EQ(Beside(dir), (std::set<std::string>{"maps", "maps.lock"}));
+  // With no run under way, the next one writes.
+  const auto before = Snapshot(dir);
+  EXPECT_EQ(testing::Shell(second), 0) << Slurp(err);
+  EXPECT_EQ(Slurp(err), "");
+  EXPECT_EQ(Snapshot(dir), before) << "the same board, the same set";
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+  std::filesystem::remove_all(std::filesystem::path(err).parent_path());
+}
+
+// A write killed with SIGKILL (cron's run killed by the host, the machine
+// rebooted...) leaves its lock file and its unfinished folder: neither
+// blocks or stays after the next run. The killed run is held while it
+// reads the board: its query waits for a lock this test holds.
+TEST_F(SitemapIntegration, AWriteKilledMidwayBlocksNoLaterRun) {
+  const std::string dir = TempDir() + "/maps", err = dir + ".err", pid_file = dir + ".pid";
+  const std::string plain = SetConfig("max_items = 300\n");
+  const std::string bin = "'" + Env("FEED_TEST_BIN") + "' --config '";
+  ASSERT_EQ(testing::Shell(bin + plain + "' write /sitemap.xml '" + dir + "' >/dev/null 2>'" + err + "'"), 0)
+      << Slurp(err);
+  const auto old_set = Snapshot(dir);
+  // The same set, its query waiting on the lock 'feed-test-hold'.
+  std::string sql = Slurp(Env("FEED_TEST_ROOT") + "/sql/sample-sitemap-ads.sql");
+  const size_t where = sql.find("   AND l.id > :after_id");
+  ASSERT_NE(where, std::string::npos);
+  sql.insert(where, "   AND GET_LOCK('feed-test-hold', 9) IS NOT NULL\n");
+  const std::string held_sql = dir + ".sql";
+  std::ofstream(held_sql) << sql;
+  std::string held = Slurp(plain);
+  const std::string query_line = "query = " + Env("FEED_TEST_ROOT") + "/sql/sample-sitemap-ads.sql\n";
+  ASSERT_NE(held.find(query_line), std::string::npos);
+  held.replace(held.find(query_line), query_line.size(), "query = " + held_sql + "\n");
+  const std::string held_config = dir + ".ini";
+  std::ofstream(held_config) << held;
+
+  App app(LoadConfig(plain));
+  auto hold = std::make_unique<NamedLock>(app.database(), "feed-test-hold", 0);
+  ASSERT_TRUE(hold->acquired());
+  ASSERT_EQ(testing::Shell(bin + held_config + "' write /sitemap.xml '" + dir + "' >/dev/null 2>'" + err + "' & echo $! >'" +
+                           pid_file + "'"),
+            0);
+  const std::string pid = Slurp(pid_file).substr(0, Slurp(pid_file).find('\n'));
+  ASSERT_FALSE(pid.empty());
+  // Under way: it holds the folder's lock and its query waits for ours.
+  const bool waiting = testing::PollUntil([&] {
+    return Slurp(dir + ".lock") == pid + "\n" &&
+           testing::Table("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%feed-test-hold%' "
+                          "AND ID <> CONNECTION_ID()")[0][0] != "0";
+  });
+  ASSERT_TRUE(waiting) << Slurp(err);
+  const std::string busy = bin + plain + "' write /sitemap.xml '" + dir + "' >/dev/null 2>'" + err + "'";
+  EXPECT_EQ(testing::Shell(busy), 0);
+  EXPECT_EQ(Slurp(err), "feed.fcgi: write /sitemap.xml: another run is writing " + dir + " (pid " + pid +
+                            "), nothing done\n");
+  EXPECT_TRUE(Beside(dir).count("maps.new-" + pid)) << "the killed run has begun its new set";
+  ASSERT_EQ(kill(std::stoi(pid), SIGKILL), 0);
+  // Gone (or a zombie nobody reaps): its files are closed, its lock gone.
+  EXPECT_TRUE(testing::PollUntil([&] {
+    std::ifstream stat("/proc/" + pid + "/stat");
+    std::string id, comm, state;
+    return !(stat >> id >> comm >> state) || state == "Z";
+  }));
+  EXPECT_EQ(Snapshot(dir), old_set) << "the killed run left the set in place as it was";
+  EXPECT_EQ(Slurp(dir + ".lock"), pid + "\n") << "its lock file stays, with its pid, unlocked";
+  hold.reset();
+  // The next run is not blocked, and clears what the killed one left.
+  EXPECT_EQ(testing::Shell(busy), 0);
+  EXPECT_EQ(Slurp(err), "");
+  EXPECT_EQ(Beside(dir), (std::set<std::string>{"maps", "maps.err", "maps.ini", "maps.lock", "maps.pid", "maps.sql"}));
+  EXPECT_EQ(CheckStaticSet(dir, 300, 52428800).size(), ActiveAds().size());
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// Cron's environment: env -i (no HOME, no TZ, no LANG, PATH /usr/bin:/bin),
+// absolute paths on the command line, started in the owner's home, a
+// config whose paths are relative to its own folder. The set is written
+// as from a shell, and the same whatever TZ the process has.
+TEST_F(SitemapIntegration, AWriteFromCronsEmptyEnvironmentInAnotherFolderWritesTheSameSet) {
+  const std::string site = TempDir(), root = Env("FEED_TEST_ROOT");
+  ASSERT_EQ(testing::Shell("mkdir '" + site + "/home' '" + site + "/conf' && ln -s '" + root + "/templates' '" + site +
+                           "/templates' && ln -s '" + root + "/sql' '" + site + "/sql'"),
+            0);
+  std::ofstream(site + "/conf/feed.ini")
+      << "[database]\nsocket = " << Env("FEED_TEST_SOCKET") << "\nuser = feed\npassword = feed\nname = "
+      << Env("FEED_TEST_DB")
+      << "\n[server]\nspool_dir = ../spool\n[site]\ntime_zone = Europe/Kiev\nurl = http://doska.example\n"
+         "[set sitemap]\npath = /sitemap.xml\ntemplate = ../templates/sitemap-index.xml\nsections = ads\n"
+         "publish_url = http://doska.example/maps\n"
+         "[feed ads]\ntemplate = ../templates/sitemap.xml\nquery = ../sql/sample-sitemap-ads.sql\n"
+         "keyset = id\nlastmod = lastmod\nmax_items = 1000\n";
+  const std::string cron = "cd '" + site + "/home' && env -i PATH=/usr/bin:/bin '" + Env("FEED_TEST_BIN") +
+                           "' --config '" + site + "/conf/feed.ini' write /sitemap.xml ";
+  ASSERT_EQ(testing::Shell(cron + "'" + site + "/maps' >'" + site + "/out' 2>&1"), 0) << Slurp(site + "/out");
+  const std::map<std::string, std::string> urls = CheckStaticSet(site + "/maps", 1000, 52428800);
+  EXPECT_EQ(urls.size(), ActiveAds().size());
+  for (const auto& [loc, updated] : ActiveAds()) {
+    ASSERT_TRUE(urls.count(loc)) << loc;
+    EXPECT_EQ(urls.at(loc), W3c(updated)) << "lastmod in the site's zone, not the process's";
+  }
+  ASSERT_EQ(testing::Shell("cd / && TZ=America/New_York LANG=C " + cron.substr(cron.find("env -i ") + 7) + "'" + site +
+                           "/maps2' >'" + site + "/out' 2>&1"),
+            0)
+      << Slurp(site + "/out");
+  EXPECT_EQ(Snapshot(site + "/maps2"), Snapshot(site + "/maps"));
+  std::filesystem::remove_all(site);
 }
 
 TEST_F(SitemapIntegration, TextSetHasOneUrlALineAndSplitsAtItsLimits) {

@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "error.h"
+#include "temp_folder.h"
 
 namespace feed {
 namespace {
@@ -143,9 +147,9 @@ TEST(Config, ServerTimeoutsAndOverlap) {
   EXPECT_EQ(d.server.hand_off, HandOff::kNone);
   EXPECT_EQ(d.server.spool_dir, "");
   EXPECT_EQ(d.server.spool_memory, 256 << 10);
-  EXPECT_EQ(d.database.connect_timeout, 5);
-  EXPECT_EQ(d.database.read_timeout, 20);
-  EXPECT_EQ(d.database.write_timeout, 20);
+  EXPECT_EQ(d.database.connect_timeout, 3);
+  EXPECT_EQ(d.database.read_timeout, 10);
+  EXPECT_EQ(d.database.write_timeout, 10);
   EXPECT_EQ(d.feeds[0].overlap_visits, 1);
   Config c = ParseConfig(
       "[database]\nname = x\nconnect_timeout = 2\nread_timeout = 7\nwrite_timeout = 9\n"
@@ -166,6 +170,57 @@ TEST(Config, ServerTimeoutsAndOverlap) {
   EXPECT_NE(ErrorOf("[database]\nname = x\nread_timeout = 0\n" + feed).find("f.ini:3: read_timeout"), std::string::npos);
   EXPECT_NE(ErrorOf("[database]\nname = x\n" + feed + "overlap_visits = 2\n").find("f.ini:8: overlap_visits"),
             std::string::npos);
+}
+
+// mod_fcgid answers 500 to a request silent for FcgidIOTimeout, 40 s by
+// default, which a shared host's owner cannot raise in .htaccess: the
+// program's 503 for a database that stopped answering must come well
+// before. The worst wait, stated here apart from the code: a statement
+// tried twice, each time connect + the longer of read and write, plus at
+// most 5 s waiting for another process's lock.
+TEST(Config, TheDefaultsWorstRequestWaitIsWellUnderModFcgidsTimeout) {
+  const DatabaseConfig d;
+  const int worst = 2 * (d.connect_timeout + std::max(d.read_timeout, d.write_timeout)) + 5;
+  EXPECT_LE(worst, 40 - 5) << "at least 5 s to spare under FcgidIOTimeout";
+  // Each lock wait of a request fits in one read (GET_LOCK holds it).
+  EXPECT_LT(5, d.read_timeout);
+  const std::string feed = "[feed j]\npath = /j\ntemplate = t\nquery = q\nkeyset = id\n";
+  Config c = ParseConfig("[database]\nname = x\n" + feed, "f.ini", "/etc/feed");
+  EXPECT_EQ(RequestWaitBound(c), worst);
+  EXPECT_EQ(RequestLockWait(c.database), 5);
+  // Shorter read timeouts shorten the lock wait, never below 1 s.
+  DatabaseConfig short_reads;
+  short_reads.read_timeout = 4;
+  EXPECT_EQ(RequestLockWait(short_reads), 2);
+  short_reads.read_timeout = 1;
+  EXPECT_EQ(RequestLockWait(short_reads), 1);
+  // A replica adds its own timeouts.
+  Config r = ParseConfig("[database]\nname = x\nconnect_timeout = 2\nread_timeout = 8\nwrite_timeout = 6\n"
+                         "[database replica r1]\nhost = 10.0.0.2\nread_timeout = 7\n" + feed,
+                         "f.ini", "/etc/feed");
+  EXPECT_EQ(RequestWaitBound(r), 2 * (2 + 8) + 5 + 2 * (2 + 7));
+}
+
+// Cron starts the program in the owner's home with a relative path or
+// not: the config's relative paths resolve against its own folder, made
+// absolute (spool files are named to the web server by absolute path).
+TEST(Config, RelativePathsResolveAgainstTheConfigsFolderMadeAbsolute) {
+  testing::TempFolder dir("config-relative-");
+  const std::string file = dir.path() + "/feed.ini";
+  {
+    std::ofstream out(file);
+    out << "[database]\nname = x\n[server]\nspool_dir = spool\n"
+           "[feed y]\npath = /y\ntemplate = templates/y.xml\nquery = ../sql/y.sql\nkeyset = id\n";
+  }
+  const std::string relative = std::filesystem::relative(file).string();
+  ASSERT_NE(relative.front(), '/');
+  for (const std::string& name : {file, relative}) {
+    Config c = LoadConfig(name);
+    EXPECT_EQ(c.server.spool_dir, dir.path() + "/spool") << name;
+    ASSERT_EQ(c.feeds.size(), 1u);
+    EXPECT_EQ(c.feeds[0].template_file, dir.path() + "/templates/y.xml") << name;
+    EXPECT_EQ(c.feeds[0].query_file, dir.path() + "/../sql/y.sql") << name;
+  }
 }
 
 // ---- The continue token secret ----------------------------------------------------
@@ -385,7 +440,7 @@ TEST(Config, ReplicasTakeWhatTheyLackFromTheDatabaseSection) {
   EXPECT_EQ(west.name, "board");
   EXPECT_EQ(west.charset, "cp1251");
   EXPECT_EQ(west.read_timeout, 7);
-  EXPECT_EQ(west.connect_timeout, 5);
+  EXPECT_EQ(west.connect_timeout, 3);  // the default, as the primary's
   const DatabaseConfig& east = c.replicas[1].database;
   EXPECT_EQ(c.replicas[1].name, "east-2");
   EXPECT_EQ(east.host, "east.lan");
