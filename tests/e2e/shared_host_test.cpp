@@ -100,6 +100,8 @@ TEST_P(SharedHostE2e, NothingButTheProgramIsServed) {
       "/feed-files/templates/yads.xml",
       "/feed-files/spool/",
       "/feed-files/htaccess-sitemaps",
+      "/feed-out/",
+      "/feed-out/.htaccess",
       "/feed.fcgi.bak",
       "/feed.ini~",
   };
@@ -134,7 +136,12 @@ TEST_P(SharedHostE2e, AStaticSetWrittenByCronIsServedAndOneBeingWrittenIsNot) {
             0);
   EXPECT_EQ(Get(Url() + "/sitemaps.new-4242/sitemap.xml").status, 404);
   EXPECT_EQ(Get(Url() + "/sitemaps.new-4242/").status, 404);
-  Shell("rm -rf '" + html + "/sitemaps.new-4242' '" + html + "/sitemaps' '" + html + "/.htaccess'");
+  // The lock beside the set (two cron runs never write at once) is not
+  // served either.
+  EXPECT_TRUE(std::filesystem::exists(html + "/sitemaps.lock"));
+  EXPECT_EQ(Get(Url() + "/sitemaps.lock").status, 404);
+  Shell("rm -rf '" + html + "/sitemaps.new-4242' '" + html + "/sitemaps' '" + html + "/sitemaps.lock' '" + html +
+        "/.htaccess'");
 }
 
 // A socket to the host's Apache with `request` sent.

@@ -108,6 +108,9 @@ TypesConfig /etc/mime.types
     Options None
     Require all denied
 </Directory>
+<FilesMatch "^\.ht">
+    Require all denied
+</FilesMatch>
 <VirtualHost 127.0.0.1:$PORT>
     DocumentRoot "$HOME_DIR/public_html"
     <Directory "$HOME_DIR/public_html">
