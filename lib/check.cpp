@@ -408,11 +408,14 @@ void CheckStateTables(Database& db, bool status_page, CheckReport* report) {
                    ", then `feed.fcgi install`; or apply sql/state.sql as one";
           }
         }
-        report->findings.push_back({true, where, "the table " + t.name + " is missing", todo});
+        // The status page's own table is named in its section, as before.
+        report->findings.push_back({true, t.status_page ? "[status]" : where, "the table " + t.name + " is missing", todo});
         continue;
       }
+      // The program works with a table of an older layout, with less
+      // (app.cpp's warnings say what): a warning.
       if (!gap.empty()) {
-        report->findings.push_back({true, where, t.name + " is of an older layout: it lacks " + gap.Missing(),
+        report->findings.push_back({false, where, t.name + " is of an older layout: it lacks " + gap.Missing(),
                                     "run `feed.fcgi install` (it adds them; it needs ALTER and INDEX)"});
       }
       // One statement of each kind the program runs on the table, prepared.

@@ -90,9 +90,10 @@ void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait,
 
 // The program's own tables (state_tables.h) as `db` and its account have
 // them, as findings in "[database] user": a table missing (run `feed.fcgi
-// install`; with the GRANT of CREATE when the account lacks it), a table
-// of an older layout (install adds what it lacks), and each statement the
-// program runs on a table that the account may not run (the privileges,
+// install`; with the GRANT of CREATE when the account lacks it; the run
+// reports' table in "[status]"), a table of an older layout (a warning: the
+// program works with it, with less; install adds what it lacks), and each
+// statement the program runs on a table that the account may not run (the privileges,
 // and the GRANT that gives them). The server is asked to prepare each
 // statement, never to run one, so nothing is written. Tables only the
 // status page uses count only with `status_page`. Never throws: a database
