@@ -21,6 +21,7 @@
 #include "app.h"
 #include "config_file.h"
 #include "error.h"
+#include "state_tables.h"
 
 namespace {
 
@@ -55,6 +56,14 @@ const char kUsage[] =
     "        changed. One run per feed at a time: a run that finds another\n"
     "        under way says so on stderr and exits 0, doing nothing. Exit 0 on\n"
     "        success, 1 otherwise.\n"
+    "  install\n"
+    "        create the program's own tables (robots' visits, part plans, item\n"
+    "        state, run reports: sql/state.sql) in [database] name, and add to\n"
+    "        a table of an older version the columns and indexes it lacks.\n"
+    "        Needs CREATE, ALTER and INDEX on that database, nothing global;\n"
+    "        never touches the board's tables. Prints one line per table\n"
+    "        (created, up to date, upgraded); run again, it changes nothing.\n"
+    "        Exit 0 on success, 1 with the reason (such as the GRANT to run).\n"
     "  check [--deep] [--json]\n"
     "        load the config, templates and SQL and run every feed's query for\n"
     "        real on a sample of rows (--deep: on all of them, and walk each\n"
@@ -414,6 +423,31 @@ int Check(const std::string& config_file, const feed::Clock* clock, const std::v
   return report.errors() == 0 ? 0 : 1;
 }
 
+// `install`: the program's own tables, with the config's account.
+int Install(const std::string& config_file, const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  try {
+    const feed::Config config = feed::LoadConfig(config_file);
+    feed::Database db(config.database);
+    size_t changed = 0;
+    feed::InstallStateTables(db, [&](const feed::InstalledTable& t) {
+      std::printf("%s\n", t.Line().c_str());
+      changed += t.outcome != feed::InstalledTable::kUpToDate;
+    });
+    std::printf("%s: %s\n", config.database.name.c_str(),
+                changed ? (std::to_string(changed) + " tables changed").c_str()
+                        : "every table up to date, nothing changed");
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  } catch (const feed::FeedError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "feed.fcgi: install: %s\n", e.what());
+    return 1;
+  }
+}
+
 int main(int argc, char** argv) {
   // A client that goes away must not kill the process: writes then fail
   // with EPIPE, which the sinks report as kClientGone.
@@ -453,6 +487,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string& config_file = *found;
+  if (!args.empty() && args[0] == "install") return Install(config_file, {args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "check") {
     return Check(config_file, fixed ? &*fixed : nullptr, {args.begin() + 1, args.end()});
   }

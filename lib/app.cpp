@@ -131,6 +131,8 @@ CheckReport App::Check(const CheckOptions& options) {
   report.feeds = feeds_report.feeds;
   report.rows = feeds_report.rows;
   report.findings.insert(report.findings.end(), feeds_report.findings.begin(), feeds_report.findings.end());
+  // The program's own tables, and what the account may do with them.
+  if (report.errors() == 0) CheckStateTables(servers_.primary(), status_ != nullptr, &report);
   if (report.errors() == 0) {
     // What serving needs beyond the mappings (the robots' visits table, a
     // set's part plans).

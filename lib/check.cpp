@@ -14,6 +14,7 @@
 #include "renderer.h"
 #include "replica_set.h"
 #include "row_source.h"
+#include "state_tables.h"
 #include "xml_text.h"
 
 namespace feed {
@@ -390,6 +391,53 @@ void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait,
                                       std::to_string(replica_wait) + " s for it and is read from another server",
                                   "look at its load and its replication"});
     }
+  }
+}
+
+void CheckStateTables(Database& db, bool status_page, CheckReport* report) {
+  const std::string where = "[database] user";
+  try {
+    for (const StateTable& t : StateTables()) {
+      if (t.status_page && !status_page) continue;
+      const StateGap gap = GapOf(db, t);
+      if (gap.missing) {
+        std::string todo = "run `feed.fcgi install` (or apply sql/state.sql as an administrator)";
+        if (std::optional<Database::Refusal> r = db.Refuses(t.CreateStatement())) {
+          if (std::optional<std::string> p = DeniedPrivilege(*r)) {
+            todo = "run as an administrator: " + GrantFor(db, {"CREATE", "ALTER", "INDEX"}) +
+                   ", then `feed.fcgi install`; or apply sql/state.sql as one";
+          }
+        }
+        // The status page's own table is named in its section, as before.
+        report->findings.push_back({true, t.status_page ? "[status]" : where, "the table " + t.name + " is missing", todo});
+        continue;
+      }
+      // The program works with a table of an older layout, with less
+      // (app.cpp's warnings say what): a warning.
+      if (!gap.empty()) {
+        report->findings.push_back({false, where, t.name + " is of an older layout: it lacks " + gap.Missing(),
+                                    "run `feed.fcgi install` (it adds them; it needs ALTER and INDEX)"});
+      }
+      // One statement of each kind the program runs on the table, prepared.
+      const std::string& c = t.columns[0].name;
+      std::vector<std::string> lacking;
+      for (const std::string& p : t.privileges) {
+        const std::string probe = p == "SELECT"   ? "SELECT " + c + " FROM " + t.name
+                                  : p == "INSERT" ? "INSERT INTO " + t.name + " (" + c + ") VALUES (?)"
+                                  : p == "UPDATE" ? "UPDATE " + t.name + " SET " + c + " = ? WHERE FALSE"
+                                                  : "DELETE FROM " + t.name + " WHERE FALSE";
+        std::optional<Database::Refusal> r = db.Refuses(probe);
+        if (r && DeniedPrivilege(*r)) lacking.push_back(p);
+      }
+      if (lacking.empty()) continue;
+      std::string list;
+      for (const std::string& p : lacking) list += (list.empty() ? "" : ", ") + p;
+      report->findings.push_back({true, where, "the account lacks " + list + " on " + t.name +
+                                                   (t.status_page ? " (the status page's run reports)" : ""),
+                                  "run as an administrator: " + GrantFor(db, lacking)});
+    }
+  } catch (const FeedError& e) {
+    report->findings.push_back({true, "[database]", e.what(), "start the database, or fix [database] in the config"});
   }
 }
 

@@ -88,6 +88,18 @@ CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& c
 // replica asked is listed in `report->replicas`. Never throws.
 void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait, CheckReport* report);
 
+// The program's own tables (state_tables.h) as `db` and its account have
+// them, as findings in "[database] user": a table missing (run `feed.fcgi
+// install`; with the GRANT of CREATE when the account lacks it; the run
+// reports' table in "[status]"), a table of an older layout (a warning: the
+// program works with it, with less; install adds what it lacks), and each
+// statement the program runs on a table that the account may not run (the privileges,
+// and the GRANT that gives them). The server is asked to prepare each
+// statement, never to run one, so nothing is written. Tables only the
+// status page uses count only with `status_page`. Never throws: a database
+// that cannot be reached is a finding too.
+void CheckStateTables(Database& db, bool status_page, CheckReport* report);
+
 // True when a connection in character set `connection` carries every
 // character a column in `column` can hold (names as the server gives them;
 // utf8 is utf8mb3). binary and ascii columns fit any connection.

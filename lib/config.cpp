@@ -8,6 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "ascii.h"
 #include "datetime.h"
 #include "error.h"
@@ -67,8 +70,34 @@ bool IsName(const std::string& s) {
   return true;
 }
 
+// A file the site owner names for the database: resolved, and readable.
+std::string DatabaseFile(const IniValue& v, const std::string& file, const std::string& base, const std::string& key) {
+  if (v.value.empty()) throw ConfigError(Where(file, v.line) + key + " is empty");
+  const std::string path = Resolve(base, v.value);
+  if (access(path.c_str(), R_OK) != 0) throw ConfigError(Where(file, v.line) + key + ": cannot read " + path);
+  return path;
+}
+
+// The TLS keys together: what each mode needs, what only some take.
+void CheckSsl(const IniSection& sec, const std::string& file, const DatabaseConfig& db) {
+  const std::string where = Where(file, sec.line) + "[" + sec.name + "] ";
+  const bool verify = db.ssl_mode == SslMode::kVerifyCa || db.ssl_mode == SslMode::kVerifyIdentity;
+  if (db.ssl_mode == SslMode::kVerifyCa && db.ssl_ca.empty()) {
+    throw ConfigError(where + "ssl_mode = verify_ca needs ssl_ca = FILE (the CA that signed the server's certificate)");
+  }
+  if (!db.ssl_ca.empty() && !verify) {
+    throw ConfigError(where + "ssl_ca is for ssl_mode = verify_ca or verify_identity (ssl_mode is " +
+                      SslModeName(db.ssl_mode) + ")");
+  }
+  if (db.ssl_cert.empty() != db.ssl_key.empty()) throw ConfigError(where + "ssl_cert and ssl_key go together");
+  if (!db.ssl_cert.empty() && db.ssl_mode == SslMode::kDisabled) {
+    throw ConfigError(where + "ssl_cert and ssl_key need ssl_mode other than disabled");
+  }
+}
+
 // [database] (replica false) or a [database replica NAME] (replica true).
-void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig* db, bool replica) {
+void LoadDatabase(const IniSection& sec, const std::string& file, const std::string& base, DatabaseConfig* db,
+                  bool replica) {
   for (const auto& [key, v] : sec.entries) {
     if (!replica && key == "replica_wait") {
       db->replica_wait = ParseInt(v, file, key, 0, 60);
@@ -99,6 +128,34 @@ void LoadDatabase(const IniSection& sec, const std::string& file, DatabaseConfig
       db->read_timeout = ParseInt(v, file, key, 1, 3600);
     } else if (key == "write_timeout") {
       db->write_timeout = ParseInt(v, file, key, 1, 3600);
+    } else if (key == "ssl_mode") {
+      bool known = false;
+      for (SslMode m : {SslMode::kDisabled, SslMode::kPreferred, SslMode::kRequired, SslMode::kVerifyCa,
+                        SslMode::kVerifyIdentity}) {
+        if (v.value == SslModeName(m)) {
+          db->ssl_mode = m;
+          known = true;
+        }
+      }
+      if (!known) {
+        throw ConfigError(Where(file, v.line) +
+                          "ssl_mode must be disabled, preferred, required, verify_ca or verify_identity, not '" +
+                          v.value.substr(0, 64) + "'");
+      }
+    } else if (key == "ssl_ca") {
+      db->ssl_ca = DatabaseFile(v, file, base, key);
+    } else if (key == "ssl_cert") {
+      db->ssl_cert = DatabaseFile(v, file, base, key);
+    } else if (key == "ssl_key") {
+      db->ssl_key = DatabaseFile(v, file, base, key);
+    } else if (key == "plugin_dir") {
+      if (v.value.empty()) throw ConfigError(Where(file, v.line) + "plugin_dir is empty");
+      const std::string dir = Resolve(base, v.value);
+      struct stat st;
+      if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        throw ConfigError(Where(file, v.line) + "plugin_dir: no folder " + dir);
+      }
+      db->plugin_dir = dir;
     } else {
       throw ConfigError(Where(file, v.line) + "unknown key '" + key + "' in [" + sec.name + "]");
     }
@@ -489,6 +546,22 @@ void Override(const char* env, std::string* field) {
 
 }  // namespace
 
+const char* SslModeName(SslMode mode) {
+  switch (mode) {
+    case SslMode::kDisabled:
+      return "disabled";
+    case SslMode::kPreferred:
+      return "preferred";
+    case SslMode::kRequired:
+      return "required";
+    case SslMode::kVerifyCa:
+      return "verify_ca";
+    case SslMode::kVerifyIdentity:
+      return "verify_identity";
+  }
+  return "?";
+}
+
 // Sixteen characters of one or two kinds ("aaaa...", "abab...") or spaces
 // pass a length check; eight different characters rule those out without
 // refusing a hex or base64 string (48 random hex digits miss eight of the
@@ -574,7 +647,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
   }
   for (const IniSection& sec : sections) {
     if (sec.name == "database") {
-      LoadDatabase(sec, file, &c.database, false);
+      LoadDatabase(sec, file, base_dir, &c.database, false);
+      CheckSsl(sec, file, c.database);
     } else if (sec.name.rfind("database replica ", 0) == 0) {
       if (!IsName(sec.name.substr(17))) {
         throw ConfigError(Where(file, sec.line) + "a replica name is letters, digits, '_' and '-'");
@@ -667,7 +741,8 @@ Config ParseConfig(const std::string& text, const std::string& file, const std::
     r.database.host.clear();
     r.database.socket.clear();
     r.database.port = 3306;
-    LoadDatabase(*sec, file, &r.database, true);
+    LoadDatabase(*sec, file, base_dir, &r.database, true);
+    CheckSsl(*sec, file, r.database);
     std::string env = "FEED_DB_REPLICA_";
     for (char ch : r.name) env += ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     Override((env + "_HOST").c_str(), &r.database.host);

@@ -7,6 +7,8 @@
 //   [database]              host, port, socket, user, password, name,
 //                           charset (connection character set, utf8mb4),
 //                           connect_timeout, read_timeout, write_timeout;
+//                           ssl_mode, ssl_ca, ssl_cert, ssl_key (TLS),
+//                           plugin_dir (authentication plugins);
 //                           replica_wait, replica_check (with replicas)
 //   [database replica NAME] a read replica of [database] (the primary):
 //                           the same keys but replica_*, each one not given
@@ -62,6 +64,18 @@ struct IniSection {
 // FeedError(kConfig) "FILE:LINE: ...".
 std::vector<IniSection> ParseIni(const std::string& text, const std::string& file);
 
+// How the connection to the server is secured ([database] ssl_mode, named
+// as MySQL's --ssl-mode).
+enum class SslMode {
+  kDisabled,        // no TLS (the default: what the program always did)
+  kPreferred,       // TLS when the server offers it, unverified; else plain
+  kRequired,        // TLS or no connection; the certificate is not verified
+  kVerifyCa,        // TLS, the server's certificate signed by ssl_ca
+  kVerifyIdentity,  // as kVerifyCa (ssl_ca, or the system's CAs), and for the host connected to
+};
+// "disabled", "preferred", "required", "verify_ca", "verify_identity".
+const char* SslModeName(SslMode mode);
+
 struct DatabaseConfig {
   std::string host = "localhost";
   int port = 3306;
@@ -88,6 +102,18 @@ struct DatabaseConfig {
   int connect_timeout = 3;
   int read_timeout = 10;
   int write_timeout = 10;
+  // TLS: ssl_ca is the CA file (PEM) verify_ca needs and verify_identity
+  // may take; ssl_cert and ssl_key (both or neither) a client certificate
+  // for a server that asks for one (any mode but disabled). Paths are
+  // absolute after loading (relative ones from the config's folder).
+  SslMode ssl_mode = SslMode::kDisabled;
+  std::string ssl_ca;
+  std::string ssl_cert;
+  std::string ssl_key;
+  // Where the client library finds authentication plugins (ed25519,
+  // caching_sha2_password); "" for its own default, or the folder the
+  // MARIADB_PLUGIN_DIR environment variable names.
+  std::string plugin_dir;
   // With replicas ([database] only): seconds a page waits for a replica to
   // reach the replication position its run began at before the next
   // replica, then the primary, is tried; and how often, at most, a

@@ -43,6 +43,27 @@ ColumnType TypeOf(int t) {
   }
 }
 
+// ssl_mode as Connector/C++ 1.1 over libmariadb takes it (tried against a
+// server with and without TLS): sslEnforce asks for TLS but, like a CA
+// alone, falls back to a plain connection when the server offers none;
+// sslCA verifies the chain, not the host; sslVerify verifies both and is
+// the one that refuses a server without TLS. So required and verify_ca are
+// also checked once connected (UsesTls).
+void SetTlsOptions(const DatabaseConfig& c, sql::ConnectOptionsMap& opts) {
+  if (c.ssl_mode == SslMode::kDisabled) return;
+  opts["sslEnforce"] = true;
+  if (!c.ssl_ca.empty()) opts["sslCA"] = sql::SQLString(c.ssl_ca);
+  if (!c.ssl_cert.empty()) opts["sslCert"] = sql::SQLString(c.ssl_cert);
+  if (!c.ssl_key.empty()) opts["sslKey"] = sql::SQLString(c.ssl_key);
+  if (c.ssl_mode == SslMode::kVerifyIdentity) opts["sslVerify"] = true;
+}
+
+// Whether the session runs over TLS (its cipher is not empty).
+bool UsesTls(sql::Statement* st) {
+  std::unique_ptr<sql::ResultSet> r(st->executeQuery("SHOW SESSION STATUS LIKE 'Ssl_cipher'"));
+  return r->next() && !std::string(r->getString(2)).empty();
+}
+
 FeedError Lost(const sql::SQLException& e) { return Unavailable(std::string("database connection lost: ") + e.what()); }
 
 }  // namespace
@@ -170,10 +191,20 @@ sql::Connection* Database::Connection(Session& s, const std::string& charset) {
     opts["OPT_READ_TIMEOUT"] = config_.read_timeout;
     opts["OPT_WRITE_TIMEOUT"] = config_.write_timeout;
     opts["OPT_RECONNECT"] = false;
+    SetTlsOptions(config_, opts);
+    // Unset, libmariadb looks in MARIADB_PLUGIN_DIR, then its own folder.
+    if (!config_.plugin_dir.empty()) opts["pluginDir"] = sql::SQLString(config_.plugin_dir);
     sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
     s.conn.reset(driver->connect(opts));
     s.opened = Now();
     std::unique_ptr<sql::Statement> st(s.conn->createStatement());
+    if (config_.ssl_mode >= SslMode::kRequired && !UsesTls(st.get())) {
+      st.reset();
+      Disconnect();
+      throw Unavailable(std::string("cannot connect to the database: the server does not offer TLS, and [database] "
+                                    "ssl_mode = ") +
+                        SslModeName(config_.ssl_mode) + " requires it");
+    }
     // Feeds read committed rows as they are now, each query on its own.
     st->execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
   } catch (const sql::SQLException& e) {
@@ -344,17 +375,37 @@ Rows Database::Stream(const SqlQuery& query, const SqlParams& params) {
 }
 
 void Database::Execute(const std::string& text) {
+  if (std::optional<Refusal> r = TryExecute(text)) throw InternalError("statement failed: " + r->message);
+}
+
+std::optional<Database::Refusal> Database::TryExecute(const std::string& text) {
   Session& s = SessionFor("");
   sql::Connection* c = Connection(s, "");
   try {
     std::unique_ptr<sql::Statement> st(c->createStatement());
     st->execute(text);
+    return std::nullopt;
   } catch (const sql::SQLException& e) {
     if (IsConnectionError(e)) {
       Disconnect();
       throw Lost(e);
     }
-    throw InternalError(std::string("statement failed: ") + e.what());
+    return Refusal{e.getErrorCode(), e.what()};
+  }
+}
+
+std::optional<Database::Refusal> Database::Refuses(const std::string& text) {
+  Session& s = SessionFor("");
+  sql::Connection* c = Connection(s, "");
+  try {
+    std::unique_ptr<sql::PreparedStatement> ps(c->prepareStatement(text));
+    return std::nullopt;
+  } catch (const sql::SQLException& e) {
+    if (IsConnectionError(e)) {
+      Disconnect();
+      throw Lost(e);
+    }
+    return Refusal{e.getErrorCode(), e.what()};
   }
 }
 

@@ -157,6 +157,22 @@ class Database {
   // Runs a statement with no result and no parameters (tests, set-up).
   void Execute(const std::string& sql);
 
+  // Why the server refused a statement: its error code (1142: a command
+  // the account may not run on a table; 1146: no such table) and message.
+  struct Refusal {
+    int code = 0;
+    std::string message;
+  };
+  // Prepares `sql` (never runs it; nothing is cached) and returns the
+  // server's refusal, or nullopt when it prepares it. The server checks
+  // the account's SELECT, INSERT, UPDATE, DELETE and CREATE on the tables
+  // named when it prepares (not ALTER or INDEX). Throws kUnavailable.
+  std::optional<Refusal> Refuses(const std::string& sql);
+  // Like Execute (a statement of the program's own: install's DDL), but
+  // returns the server's refusal instead of throwing it. Throws
+  // kUnavailable.
+  std::optional<Refusal> TryExecute(const std::string& sql);
+
   // Drops the connections (tests; and after a failure mid-feed).
   void Disconnect();
 

@@ -1,4 +1,7 @@
 -- Tables feed.fcgi itself owns, in the board's database. Safe to run again.
+-- `feed.fcgi install` makes the same tables with the feed user's own account
+-- (CREATE, ALTER, INDEX; lib/state_tables.cpp holds them, and a test keeps
+-- the two alike); this file is for an administrator:
 --   mariadb board < sql/state.sql
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_robot_visit TO 'feeds'@'localhost';
 --   GRANT SELECT, INSERT, UPDATE ON board.feed_part_plan TO 'feeds'@'localhost';

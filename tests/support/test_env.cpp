@@ -45,13 +45,13 @@ static std::string Client() {
          "' -ufeed -pfeed " + Env("FEED_TEST_DB");
 }
 
-std::string Mariadb(const std::string& sql) {
+static std::string RunSql(const std::string& client, const std::string& sql) {
   char path[] = "/tmp/feed-sql-XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0) throw std::runtime_error("mkstemp");
   if (write(fd, sql.data(), sql.size()) != static_cast<ssize_t>(sql.size())) throw std::runtime_error("write");
   close(fd);
-  FILE* p = popen((Client() + " -N -B < " + path).c_str(), "r");
+  FILE* p = popen((client + " -N -B < " + path).c_str(), "r");
   std::string out;
   char buf[65536];
   size_t n;
@@ -60,6 +60,14 @@ std::string Mariadb(const std::string& sql) {
   unlink(path);
   if (rc != 0) throw std::runtime_error("mariadb failed on: " + sql.substr(0, 200));
   return out;
+}
+
+std::string Mariadb(const std::string& sql) { return RunSql(Client(), sql); }
+
+std::string AdminSql(const std::string& sql, const std::string& socket) {
+  return RunSql("mariadb --no-defaults --default-character-set=utf8mb4 --socket='" +
+                    (socket.empty() ? Env("FEED_TEST_SOCKET") : socket) + "'",
+                sql);
 }
 
 void LoadSampleBoard(int ads, int jobs, int seed, int docs) {

@@ -38,6 +38,14 @@ void LoadSampleBoard(int ads, int jobs, int seed = 1, int docs = 0);
 // tab-separated output (-N -B).
 std::string Mariadb(const std::string& sql);
 
+// Runs SQL text as the test server's administrator: the OS user running
+// the tests, over the socket (unix_socket authentication: root in CI, whom
+// tests/harness/mariadb.sh's mariadb-install-db gave every privilege), on
+// no database; for what the feed user may not do (CREATE USER, GRANT,
+// other databases). `socket` defaults to FEED_TEST_SOCKET. Throws when
+// the client fails.
+std::string AdminSql(const std::string& sql, const std::string& socket = "");
+
 // Writes a config for the sample board in a temp file and returns its path;
 // `feed_extra` lines are appended to [feed yads] (later keys win over the
 // defaults given here by replacing them).

@@ -496,3 +496,83 @@ TEST(Config, BadReplicaSectionsAreRefusedWithTheirLine) {
 
 }  // namespace
 }  // namespace feed
+
+namespace feed {
+namespace {
+
+// [database] ssl_mode, ssl_ca, ssl_cert, ssl_key and plugin_dir: valid
+// values load (paths from the config's folder), every mistake is refused
+// at its line.
+TEST(Config, DatabaseTlsAndPluginKeys) {
+  unsetenv("FEED_SECRET");
+  testing::TempFolder dir("config-tls-");
+  for (const char* f : {"ca.pem", "client.pem", "client-key.pem"}) std::ofstream(dir.path() + "/" + f) << "x";
+  std::filesystem::create_directories(dir.path() + "/plugins");
+  const std::string feed = "[feed y]\ntemplate = t\nquery = q\nkeyset = id\n";
+  auto load = [&](const std::string& keys) {
+    return ParseConfig("[database]\nname = x\n" + keys + feed, "f.ini", dir.path());
+  };
+  EXPECT_EQ(load("").database.ssl_mode, SslMode::kDisabled);
+  EXPECT_EQ(load("").database.plugin_dir, "");
+  const struct {
+    const char* value;
+    SslMode mode;
+  } modes[] = {{"disabled", SslMode::kDisabled},
+               {"preferred", SslMode::kPreferred},
+               {"required", SslMode::kRequired},
+               {"verify_identity", SslMode::kVerifyIdentity}};
+  for (const auto& m : modes) {
+    EXPECT_EQ(load(std::string("ssl_mode = ") + m.value + "\n").database.ssl_mode, m.mode) << m.value;
+  }
+  const Config v = load("ssl_mode = verify_ca\nssl_ca = ca.pem\nssl_cert = client.pem\nssl_key = " + dir.path() +
+                        "/client-key.pem\nplugin_dir = plugins\n");
+  EXPECT_EQ(v.database.ssl_mode, SslMode::kVerifyCa);
+  EXPECT_EQ(v.database.ssl_ca, dir.path() + "/ca.pem");
+  EXPECT_EQ(v.database.ssl_cert, dir.path() + "/client.pem");
+  EXPECT_EQ(v.database.ssl_key, dir.path() + "/client-key.pem");
+  EXPECT_EQ(v.database.plugin_dir, dir.path() + "/plugins");
+  EXPECT_EQ(load("ssl_mode = verify_identity\nssl_ca = ca.pem\n").database.ssl_ca, dir.path() + "/ca.pem");
+
+  auto error = [&](const std::string& keys) {
+    try {
+      load(keys);
+    } catch (const FeedError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kConfig);
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const struct {
+    std::string keys;
+    std::string expect;
+  } bad[] = {
+      {"ssl_mode = VERIFY_CA\n",
+       "f.ini:3: ssl_mode must be disabled, preferred, required, verify_ca or verify_identity, not 'VERIFY_CA'"},
+      {"ssl_mode = on\n", "f.ini:3: ssl_mode must be disabled, preferred"},
+      {"ssl_mode = verify_ca\n", "f.ini:1: [database] ssl_mode = verify_ca needs ssl_ca = FILE"},
+      {"ssl_mode = required\nssl_ca = ca.pem\n",
+       "f.ini:1: [database] ssl_ca is for ssl_mode = verify_ca or verify_identity (ssl_mode is required)"},
+      {"ssl_ca = ca.pem\n", "(ssl_mode is disabled)"},
+      {"ssl_mode = verify_ca\nssl_ca = missing.pem\n", "f.ini:4: ssl_ca: cannot read " + dir.path() + "/missing.pem"},
+      {"ssl_mode = verify_ca\nssl_ca =\n", "f.ini:4: ssl_ca is empty"},
+      {"ssl_mode = required\nssl_cert = client.pem\n", "f.ini:1: [database] ssl_cert and ssl_key go together"},
+      {"ssl_cert = client.pem\nssl_key = client-key.pem\n", "ssl_cert and ssl_key need ssl_mode other than disabled"},
+      {"plugin_dir = nowhere\n", "f.ini:3: plugin_dir: no folder " + dir.path() + "/nowhere"},
+      {"plugin_dir = ca.pem\n", "f.ini:3: plugin_dir: no folder"},
+  };
+  for (const auto& b : bad) {
+    const std::string msg = error(b.keys);
+    EXPECT_NE(msg.find(b.expect), std::string::npos) << b.keys << "\n  gave: " << msg;
+  }
+  // A replica takes them from [database] and may set its own.
+  const Config r = ParseConfig("[database]\nname = x\nssl_mode = required\n[database replica r1]\nhost = h\n"
+                               "[database replica r2]\nhost = g\nssl_mode = verify_ca\nssl_ca = ca.pem\n" + feed,
+                               "f.ini", dir.path());
+  ASSERT_EQ(r.replicas.size(), 2u);
+  EXPECT_EQ(r.replicas[0].database.ssl_mode, SslMode::kRequired);
+  EXPECT_EQ(r.replicas[1].database.ssl_mode, SslMode::kVerifyCa);
+  EXPECT_EQ(r.replicas[1].database.ssl_ca, dir.path() + "/ca.pem");
+}
+
+}  // namespace
+}  // namespace feed
