@@ -180,6 +180,42 @@ TEST_F(ReleaseE2e, ItFindsItsConfigOneAndTwoFoldersUpAndSaysWhereItLooked) {
   EXPECT_NE(Slurp(out).find("/cgi-bin/feed.ini, /feed.ini"), std::string::npos) << Slurp(out);
 }
 
+// The authentication plugins travel with the release and are found without
+// the host's folders: an ed25519 account (MariaDB's auth_ed25519) logs in
+// from the empty chroot; every plugin the release carries, MySQL 8's
+// caching_sha2_password and sha256_password among them, loads with the
+// release's own loader and libraries alone (no MySQL 8 server here to log
+// in to).
+TEST_F(ReleaseE2e, ItsAuthenticationPluginsAreFoundInsideIt) {
+  if (testing::AdminSql("SELECT COUNT(*) FROM information_schema.PLUGINS WHERE PLUGIN_NAME = 'ed25519'")
+          .find('1') == std::string::npos) {
+    testing::AdminSql("INSTALL SONAME 'auth_ed25519'");
+  }
+  testing::AdminSql(
+      "DROP USER IF EXISTS 'release_ed'@'127.0.0.1';"
+      "CREATE USER 'release_ed'@'127.0.0.1' IDENTIFIED VIA ed25519 USING PASSWORD('Ed-Release-Pa55');"
+      "GRANT ALL ON `" + Env("FEED_TEST_DB") + "`.* TO 'release_ed'@'127.0.0.1';");
+  ASSERT_EQ(Shell("sed -i -e 's/^user = feed$/user = release_ed/' -e 's/^password = feed$/password = Ed-Release-Pa55/' " +
+                  Quote(root_ + "/feed.ini")),
+            0);
+  ASSERT_NE(Slurp(root_ + "/feed.ini").find("user = release_ed"), std::string::npos);
+  const std::string rss = Inside("/rss");
+  EXPECT_EQ(rss.substr(0, 15), "Status: 200 OK\r") << rss.substr(0, 300);
+  EXPECT_NE(rss.find("<rss"), std::string::npos);
+  for (const std::string plugin :
+       {"caching_sha2_password", "sha256_password", "client_ed25519", "mysql_clear_password", "dialog"}) {
+    const std::string out = root_ + ".ldd";
+    const int rc = Shell("/usr/sbin/chroot " + Quote(root_) +
+                         " /feed-files/lib/ld-linux-x86-64.so.2 --library-path /feed-files/lib --list /feed-files/lib/plugin/" +
+                         plugin + ".so >" + Quote(out) + " 2>&1");
+    const std::string list = Slurp(out);
+    EXPECT_EQ(rc, 0) << plugin << ": " << list;
+    EXPECT_EQ(list.find("not found"), std::string::npos) << plugin << ": " << list;
+    EXPECT_NE(list.find("=> /feed-files/lib/libc.so.6"), std::string::npos) << plugin << ": " << list;
+  }
+  testing::AdminSql("DROP USER IF EXISTS 'release_ed'@'127.0.0.1'");
+}
+
 // A small shared host's limits, as CloudLinux's LVE sets them: 1 GiB of
 // address space, 20 processes, 64 open files. A full Yads dump and a
 // sitemap write of a board of 30,000 ads and 6,000 vacancies still come out
