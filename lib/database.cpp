@@ -379,26 +379,17 @@ void Database::Execute(const std::string& text) {
 }
 
 std::optional<Database::Refusal> Database::TryExecute(const std::string& text) {
-  Session& s = SessionFor("");
-  sql::Connection* c = Connection(s, "");
-  try {
-    std::unique_ptr<sql::Statement> st(c->createStatement());
-    st->execute(text);
-    return std::nullopt;
-  } catch (const sql::SQLException& e) {
-    if (IsConnectionError(e)) {
-      Disconnect();
-      throw Lost(e);
-    }
-    return Refusal{e.getErrorCode(), e.what()};
-  }
+  return Attempt([&](sql::Connection& c) { std::unique_ptr<sql::Statement>(c.createStatement())->execute(text); });
 }
 
 std::optional<Database::Refusal> Database::Refuses(const std::string& text) {
-  Session& s = SessionFor("");
-  sql::Connection* c = Connection(s, "");
+  return Attempt([&](sql::Connection& c) { std::unique_ptr<sql::PreparedStatement>(c.prepareStatement(text)); });
+}
+
+std::optional<Database::Refusal> Database::Attempt(const std::function<void(sql::Connection&)>& run) {
+  sql::Connection* c = Connection(SessionFor(""), "");
   try {
-    std::unique_ptr<sql::PreparedStatement> ps(c->prepareStatement(text));
+    run(*c);
     return std::nullopt;
   } catch (const sql::SQLException& e) {
     if (IsConnectionError(e)) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -200,6 +201,9 @@ class Database {
   static void BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params);
   template <typename Fn>
   auto WithRetry(const SqlQuery& query, Fn fn);
+  // Runs `run` on the default connection: nullopt when it went through,
+  // the server's refusal when it was refused; a lost connection throws.
+  std::optional<Refusal> Attempt(const std::function<void(sql::Connection&)>& run);
 
   DatabaseConfig config_;
   std::map<std::string, Session> sessions_;  // by connection charset
