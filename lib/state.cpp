@@ -20,7 +20,10 @@ struct Queries {
   SqlQuery save_visit = State(
       "INSERT INTO feed_robot_visit (robot, feed, last_visit, previous_visit, recorded) "
       "VALUES (:robot, :feed, :visit, NULL, :now) ON DUPLICATE KEY UPDATE "
-      "previous_visit = IF(VALUES(last_visit) > last_visit, last_visit, previous_visit), "
+      // A visit in the same second as the last (same snapshot) still makes
+      // the last one previous; one from an earlier moment (a clock set
+      // back) moves nothing.
+      "previous_visit = IF(VALUES(last_visit) >= last_visit, last_visit, previous_visit), "
       "last_visit = GREATEST(last_visit, VALUES(last_visit)), recorded = VALUES(recorded)");
   SqlQuery list_visits = State(
       "SELECT robot, feed, last_visit, previous_visit, recorded FROM feed_robot_visit ORDER BY robot, feed LIMIT 1000");

@@ -69,7 +69,7 @@ The sample board's feeds:
 Follow <continue> with: ...&continue=TOKEN (same date).
   $base/jooble                            what JoobleBot has not seen yet
   $base/sitemap.xml                       the sitemap index (its parts: sitemap-ads-1.xml, ...)
-  $base/urls-1.txt                        the ads as a text sitemap
+  $base/urls-ad-urls-1.txt                the same pages as a text sitemap (and urls-job-urls-1.txt, urls-doc-urls-1.txt)
   $base/baidu.xml                         Baidu's document sitemap (its parts: baidu-documents-1.xml, ...)
   $base/rss  $base/atom   the 50 newest ads
 Static sitemap files: FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini write --robots /sitemap.xml /tmp/sitemaps

@@ -170,9 +170,23 @@ TEST_F(HttpE2e, SitemapIndexPartsGzipAnd304) {
   EXPECT_EQ(Http("GET", "/sitemap.xml", {"If-None-Match: " + index.headers["etag"]}).status, 304);
   EXPECT_EQ(Http("GET", "/sitemap.xml", {"If-Modified-Since: " + index.headers["last-modified"]}).status, 304);
   EXPECT_EQ(Http("GET", "/sitemap-ads-2.xml").status, 404);
-  HttpReply text = Http("GET", "/urls-1.txt");
-  EXPECT_EQ(text.status, 200);
-  EXPECT_EQ(static_cast<size_t>(std::count(text.body.begin(), text.body.end(), '\n')), active);
+  // The text set lists the same pages as the XML set, from the same
+  // queries: each section's part line for line the <loc>s of its XML part.
+  for (const auto& [xml, txt] : std::vector<std::pair<std::string, std::string>>{
+           {parts[0], "/urls-ad-urls-1.txt"}, {parts[1], "/urls-job-urls-1.txt"}, {parts[2], "/urls-doc-urls-1.txt"}}) {
+    HttpReply text = Http("GET", txt);
+    EXPECT_EQ(text.status, 200) << txt;
+    const std::string body = Http("GET", xml).body;
+    tinyxml2::XMLDocument part;
+    ASSERT_EQ(part.Parse(body.data(), body.size()), tinyxml2::XML_SUCCESS) << xml;
+    std::string locs;
+    for (auto* u = part.RootElement()->FirstChildElement("url"); u; u = u->NextSiblingElement("url")) {
+      locs += std::string(u->FirstChildElement("loc")->GetText()) + "\n";
+    }
+    EXPECT_FALSE(locs.empty()) << xml;
+    EXPECT_EQ(text.body, locs) << txt;
+  }
+  EXPECT_EQ(Http("GET", "/urls-1.txt").status, 404) << "three sections: each part is named after its own";
 }
 
 // Baidu's document sitemap through Apache: the index, its part (plain,

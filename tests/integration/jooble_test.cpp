@@ -455,6 +455,30 @@ TEST_F(JoobleIntegration, WithOverlapEachChangeComesInTwoVisits) {
   EXPECT_EQ(visit(), (std::set<std::string>{}));
 }
 
+// Three whole visits in the same second (issue #22, point 6): the second
+// makes the first previous although both are stamped alike, so the third,
+// with nothing changed, carries nothing; before, the record kept no
+// previous visit and the third sent the whole feed again.
+TEST_F(JoobleIntegration, ThreeVisitsInOneSecondTheThirdCarriesNothingWhenNothingChanged) {
+  FixedClock clock(Now());
+  App app(LoadConfig(testing::WriteConfig(feeds_)), &clock);
+  testing::Mariadb("UPDATE job SET updated = '" + FormatSqlDateTime(testing::Kiev().FromUnix(clock.Now() - 3600)) +
+                   "' WHERE updated > '" + FormatSqlDateTime(testing::Kiev().FromUnix(clock.Now() - 3600)) + "'");
+  auto visit = [&] { return ParseJobs(testing::Fetch(app, Visit("/jooble-overlap", kBot)), false).size(); };
+  const size_t all = visit();
+  ASSERT_GT(all, 1000u);
+  EXPECT_EQ(visit(), all) << "no previous visit yet: the first may have been cut unseen";
+  EXPECT_EQ(visit(), 0u);
+  const auto row = testing::Table("SELECT last_visit, previous_visit FROM feed_robot_visit WHERE feed = 'jooble-overlap'");
+  ASSERT_EQ(row.size(), 1u);
+  EXPECT_EQ(row[0][0], row[0][1]);
+  // A visit stamped earlier (the web server's clock stepped back an hour)
+  // moves neither.
+  clock.Advance(-3600);
+  visit();
+  EXPECT_EQ(testing::Table("SELECT last_visit, previous_visit FROM feed_robot_visit WHERE feed = 'jooble-overlap'"), row);
+}
+
 TEST_F(JoobleIntegration, FullModeListsEveryCurrentJobButTheExpired) {
   std::string today = SiteNow().substr(0, 10);
   testing::Mariadb("UPDATE job SET expires = DATE_SUB('" + today + "', INTERVAL 1 DAY) WHERE id % 10 = 0");
