@@ -232,7 +232,7 @@ else
     cat "$WORK/replicas-start.log"
     echo "starting the replica set failed"; failed=$((failed + 1)); failures+=(replicas-start)
 fi
-gtest e2e build/e2e_tests
+FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest e2e build/e2e_tests
 # The end-to-end core through nginx: headers, gzip, 304, HEAD, 405, 413,
 # sitemaps, a robot's cut visit.
 NGINX_CORE='HttpE2e.GetAnswers*:HttpE2e.Gzip*:HttpE2e.Conditional*:HttpE2e.Head*:HttpE2e.OtherMethods*'

@@ -174,9 +174,16 @@ TEST_F(SharedHostIntegration, EveryShippedFeedRendersUnderTheAccountAndCheckPass
     if (line.rfind("[", 0) == 0) section = line;
     std::smatch m;
     if (std::regex_match(line, m, std::regex(R"(path\s*=\s*(/\S+)\s*)"))) {
-      // A text set is served as its parts only.
+      // A text set is served as its parts only: the first of each of its
+      // sections (the shipped one has three).
       const std::string p = m[1];
-      paths.push_back(p.size() > 4 && p.substr(p.size() - 4) == ".txt" ? p.substr(0, p.size() - 4) + "-1.txt" : p);
+      if (p.size() > 4 && p.substr(p.size() - 4) == ".txt") {
+        for (const char* s : {"ad-urls", "job-urls", "doc-urls"}) {
+          paths.push_back(p.substr(0, p.size() - 4) + "-" + s + "-1.txt");
+        }
+      } else {
+        paths.push_back(p);
+      }
     }
   }
   ASSERT_GE(paths.size(), 9u) << "yads, jooble, jooble-full, sitemap, baidu, urls, rss, atom, msn";
