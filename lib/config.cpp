@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ascii.h"
+#include "continue_token.h"
 #include "datetime.h"
 #include "error.h"
 #include "status_access.h"
@@ -359,7 +360,7 @@ FeedConfig LoadFeed(const IniSection& sec, const std::string& file, const std::s
     } else if (key == "settle_seconds") {
       f.settle_seconds = ParseInt(v, file, key, 0, 86400);
     } else if (key == "max_run_seconds") {
-      f.max_run_seconds = ParseInt(v, file, key, 3600, 31 * 86400);
+      f.max_run_seconds = ParseInt(v, file, key, 3600, static_cast<int>(kMaxRunSecondsLimit));
     } else if (key == "lifecycle") {
       if (s != "none" && s != "msn") throw ConfigError(Where(file, v.line) + "lifecycle must be none or msn");
       f.lifecycle = s == "msn" ? Lifecycle::kMsn : Lifecycle::kNone;

@@ -42,10 +42,61 @@
 // [2^32, 2^32 + 2^34) instead. Values outside [-2^47, 2^47), or a keyset of 0
 // or more than 3 values, throw std::invalid_argument.
 
+// Layout 2 (issue #22): a token that carries a replication position. The
+// position used to follow the 32 characters as '_' and its text
+// ("..._0.1.4711"), which no longer meets the Yads limit of 32 letters and
+// digits; it is now packed in the same number below 2^190, from the least
+// significant bit:
+//
+//   40  MAC: SipHash-2-4 under (k0, k1) of payload bytes + '\0' + run_start
+//       (8 bytes, little-endian) + binding, low 40 bits
+//    4  version (2)
+//    2  count of keyset values, 1 to 3
+//   22  run_start modulo 2^22 (48.5 days): the decoder is given `now`, and a
+//       run it may continue started in [now - kMaxRunSecondsLimit,
+//       now + kRunStartAhead], 32 days, so the residue names one moment of
+//       the window (the latest one, at most now + kRunStartAhead). The MAC
+//       covers the whole run_start: a token older than the window decodes to
+//       another moment and fails the MAC.
+//       each keyset value, in the classes of layout 1
+//       the position: gamma(count of domains, 1 to 16), then per domain,
+//       ascending: delta(domain - previous domain - 1, the first domain
+//       itself), delta(server id), seq as 6 bits m then, m = 0, 1 bit (seq 0
+//       or 1), else the m low bits of seq, whose top bit is bit m
+//       (2^m <= seq < 2^(m+1)).
+//   gamma(x), x >= 1: N = floor(log2 x) zero bits, a one, the N low bits of x.
+//   delta(v), v < 2^32: x = v + 1, gamma(N + 1), the N low bits of x.
+//
+// What that costs: a position of one domain (0-1-N) is 12 bits plus the
+// width of N, 44 bits for N near 2^32; with run_start and the Yads keyset
+// (an epoch second, an id below 2^32: 66 bits), 172 of 190 bits, so N may
+// reach 2^44 and a second domain of a few thousand transactions fits too.
+// A token whose position does not fit (many domains, huge numbers, wide
+// keyset values) is written in layout 1, without its position: such a
+// token's next page is read from the primary, which has every position,
+// so the run is still never read at an older state (replica_set.h).
+//
+// Why 40 bits of MAC here: a forger must send about 2^40 requests for one
+// token that decodes (35 years at 1000 a second), and gains nothing a robot
+// could not have anyway: rows of a public feed from a keyset position of its
+// choice (checked as any decoded position is), a run start within the
+// window, or a replication position no server reaches (each replica waits
+// replica_wait seconds, then the primary serves). Layout 1 keeps its 48.
+//
+// Layout 0 (decode only, tokens of the build before issue #22): a layout 1
+// token, '_', the position's token form (gtid_position.h), the MAC covering
+// the position as MacBinding says. Such tokens live at most max_run_seconds;
+// they are still taken, so a run in progress across the upgrade goes on.
+
 namespace feed {
 namespace {
 
 constexpr int kMacBits = 48;
+constexpr int kMacBits2 = 40;
+constexpr uint64_t kVersion2 = 2;
+constexpr int kRunStartBits2 = 22;
+static_assert(kMaxRunSecondsLimit + kRunStartAhead < (int64_t{1} << kRunStartBits2),
+              "a run start residue must name one moment of the window");
 constexpr int kVersionBits = 4;
 constexpr int kCountBits = 2;
 constexpr uint64_t kVersion = 1;
@@ -152,6 +203,25 @@ int CostOf(int64_t v) {
   return 0;
 }
 
+int FloorLog2(uint64_t x) { return 63 - __builtin_clzll(x); }  // REQUIRES: x >= 1
+int GammaCost(uint64_t x) { return 2 * FloorLog2(x) + 1; }
+int DeltaCost(uint64_t v) {
+  const int n = FloorLog2(v + 1);
+  return GammaCost(static_cast<uint64_t>(n) + 1) + n;
+}
+int SeqCost(uint64_t seq) { return 6 + (seq <= 1 ? 1 : FloorLog2(seq)); }
+
+// The bits layout 2 spends on `p` (not empty).
+int PositionCost(const GtidPosition& p) {
+  int bits = GammaCost(p.gtids().size());
+  int64_t previous = -1;
+  for (const Gtid& g : p.gtids()) {
+    bits += DeltaCost(static_cast<uint64_t>(g.domain - previous - 1)) + DeltaCost(g.server) + SeqCost(g.seq);
+    previous = g.domain;
+  }
+  return bits;
+}
+
 class BitWriter {
  public:
   explicit BitWriter(Number* n, int pos) : n_(n), pos_(pos) {}
@@ -180,6 +250,25 @@ class BitWriter {
         Put(48, ZigZag(v));
         break;
     }
+  }
+  // REQUIRES: x >= 1.
+  void PutGamma(uint64_t x) {
+    const int n = FloorLog2(x);
+    if (n > 0) Put(n, 0);
+    Put(1, 1);
+    if (n > 0) Put(n, x);
+  }
+  // REQUIRES: v < 2^32.
+  void PutDelta(uint64_t v) {
+    const uint64_t x = v + 1;
+    const int n = FloorLog2(x);
+    PutGamma(static_cast<uint64_t>(n) + 1);
+    if (n > 0) Put(n, x);
+  }
+  void PutSeq(uint64_t seq) {
+    const int m = seq <= 1 ? 0 : FloorLog2(seq);
+    Put(6, static_cast<uint64_t>(m));
+    Put(m == 0 ? 1 : m, seq);
   }
 
  private:
@@ -222,6 +311,37 @@ class BitReader {
     }
     return ClassOf(*v) == cls;  // one encoding per value
   }
+  // At most `max_n` leading zeros (x < 2^(max_n + 1)).
+  bool GetGamma(int max_n, uint64_t* x) {
+    int n = 0;
+    uint64_t bit = 0;
+    for (;;) {
+      if (!Get(1, &bit)) return false;
+      if (bit == 1) break;
+      if (++n > max_n) return false;
+    }
+    uint64_t low = 0;
+    if (n > 0 && !Get(n, &low)) return false;
+    *x = (uint64_t{1} << n) | low;
+    return true;
+  }
+  // A value below 2^32.
+  bool GetDelta(uint64_t* v) {
+    uint64_t n1 = 0, low = 0;
+    if (!GetGamma(5, &n1) || n1 > 33) return false;
+    const int n = static_cast<int>(n1) - 1;
+    if (n > 0 && !Get(n, &low)) return false;
+    const uint64_t x = (uint64_t{1} << n) | low;
+    if (x > (uint64_t{1} << 32)) return false;
+    *v = x - 1;
+    return true;
+  }
+  bool GetSeq(uint64_t* seq) {
+    uint64_t m = 0, low = 0;
+    if (!Get(6, &m) || !Get(m == 0 ? 1 : static_cast<int>(m), &low)) return false;
+    *seq = m == 0 ? low : (uint64_t{1} << m) | low;
+    return true;
+  }
 
  private:
   const Number& n_;
@@ -237,6 +357,28 @@ uint64_t Mac(uint64_t k0, uint64_t k1, const Number& n, int end, std::string_vie
   msg.push_back('\0');
   msg.append(binding);
   return SipHash24(k0, k1, msg) & ((uint64_t{1} << kMacBits) - 1);
+}
+
+// Layout 2's MAC: payload bits [kMacBits2, end) as bytes, '\0', the whole
+// run_start (8 bytes, little-endian: the payload holds only its residue),
+// then the binding. The payload's first byte holds version 2, layout 1's
+// MAC input never does at that place: the two cannot be confused.
+uint64_t Mac2(uint64_t k0, uint64_t k1, const Number& n, int end, int64_t run_start, std::string_view binding) {
+  std::string msg;
+  for (int pos = kMacBits2; pos < end; pos += 8) msg.push_back(static_cast<char>(n.Get(pos, 8)));
+  msg.push_back('\0');
+  for (int i = 0; i < 8; ++i) msg.push_back(static_cast<char>(static_cast<uint64_t>(run_start) >> (8 * i)));
+  msg.append(binding);
+  return SipHash24(k0, k1, msg) & ((uint64_t{1} << kMacBits2) - 1);
+}
+
+// The run start in (now + kRunStartAhead - 2^22, now + kRunStartAhead]
+// whose residue modulo 2^22 is `residue`.
+int64_t RunStartNear(uint64_t residue, int64_t now) {
+  constexpr int64_t kSpan = int64_t{1} << kRunStartBits2;
+  const int64_t top = now + kRunStartAhead;
+  const int64_t top_residue = ((top % kSpan) + kSpan) % kSpan;
+  return top - ((top_residue - static_cast<int64_t>(residue)) % kSpan + kSpan) % kSpan;
 }
 
 // What the MAC covers after the payload: the binding and, when the token
@@ -338,42 +480,54 @@ std::string ContinueTokenCodec::Unfit(int64_t run_start, const std::vector<int64
   return "";
 }
 
+bool ContinueTokenCodec::PositionFits(const ContinueToken& token) {
+  if (token.position.empty() || !Unfit(token).empty()) return false;
+  int bits = kMacBits2 + kVersionBits + kCountBits + kRunStartBits2 + PositionCost(token.position);
+  for (int64_t v : token.keyset) bits += CostOf(v);
+  return bits <= kMaxBits;
+}
+
 std::string ContinueTokenCodec::Encode(const ContinueToken& token, std::string_view binding) const {
   if (std::string why = Unfit(token); !why.empty()) throw InternalError(why);
 
   Number n;
-  BitWriter w(&n, kMacBits);
-  w.Put(kVersionBits, kVersion);
-  w.Put(kCountBits, token.keyset.size());
-  w.PutValue(token.run_start);
-  for (int64_t v : token.keyset) w.PutValue(v);
-  n.Put(0, kMacBits, Mac(k0_, k1_, n, w.pos(), MacBinding(binding, token.position)));
+  if (PositionFits(token)) {
+    BitWriter w(&n, kMacBits2);
+    w.Put(kVersionBits, kVersion2);
+    w.Put(kCountBits, token.keyset.size());
+    w.Put(kRunStartBits2, static_cast<uint64_t>(token.run_start));  // the residue, two's complement
+    for (int64_t v : token.keyset) w.PutValue(v);
+    w.PutGamma(token.position.gtids().size());
+    int64_t previous = -1;
+    for (const Gtid& g : token.position.gtids()) {
+      w.PutDelta(static_cast<uint64_t>(g.domain - previous - 1));
+      w.PutDelta(g.server);
+      w.PutSeq(g.seq);
+      previous = g.domain;
+    }
+    n.Put(0, kMacBits2, Mac2(k0_, k1_, n, w.pos(), token.run_start, binding));
+  } else {
+    // Layout 1; a position that does not fit is left out (the next page is
+    // then the primary's).
+    BitWriter w(&n, kMacBits);
+    w.Put(kVersionBits, kVersion);
+    w.Put(kCountBits, token.keyset.size());
+    w.PutValue(token.run_start);
+    for (int64_t v : token.keyset) w.PutValue(v);
+    n.Put(0, kMacBits, Mac(k0_, k1_, n, w.pos(), binding));
+  }
 
   std::string text;
   while (!n.IsZero()) text.push_back(kAlphabet[n.DivMod(62)]);
   std::string out(text.rbegin(), text.rend());
   if (out.size() > kMaxChars) throw InternalError("continue token longer than 32 characters");
-  if (!token.position.empty()) out += kPositionMark + token.position.TokenForm();
   return out;
 }
 
-std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text, std::string_view binding) const {
-  GtidPosition position;
-  if (const size_t mark = text.find(kPositionMark); mark != std::string_view::npos) {
-    auto p = GtidPosition::ParseTokenForm(text.substr(mark + 1));
-    if (!p) return std::nullopt;
-    position = std::move(*p);
-    text = text.substr(0, mark);
-  }
-  // A leading '0' would decode to the same number: only one spelling counts.
-  if (text.empty() || text.size() > kMaxChars || text.front() == '0') return std::nullopt;
-  Number n;
-  for (char c : text) {
-    const int d = DigitValue(c);
-    if (d < 0) return std::nullopt;
-    n.MulAdd(62, static_cast<uint64_t>(d));  // 62^32 < 2^191: cannot overflow
-  }
+namespace {
 
+// Layout 1 in `n`, its MAC over `mac_binding`.
+std::optional<ContinueToken> DecodeLayout1(uint64_t k0, uint64_t k1, const Number& n, std::string_view mac_binding) {
   BitReader r(n, kMacBits);
   uint64_t version = 0, count = 0;
   if (!r.Get(kVersionBits, &version) || version != kVersion) return std::nullopt;
@@ -385,10 +539,73 @@ std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text, s
     if (!r.GetValue(&v)) return std::nullopt;
   }
   if (!n.ZeroFrom(r.pos())) return std::nullopt;  // trailing bits
-
-  if ((Mac(k0_, k1_, n, r.pos(), MacBinding(binding, position)) ^ n.Get(0, kMacBits)) != 0) return std::nullopt;
-  token.position = std::move(position);
+  if ((Mac(k0, k1, n, r.pos(), mac_binding) ^ n.Get(0, kMacBits)) != 0) return std::nullopt;
   return token;
+}
+
+std::optional<ContinueToken> DecodeLayout2(uint64_t k0, uint64_t k1, const Number& n, std::string_view binding,
+                                           int64_t now) {
+  BitReader r(n, kMacBits2);
+  uint64_t version = 0, count = 0, residue = 0;
+  if (!r.Get(kVersionBits, &version) || version != kVersion2) return std::nullopt;
+  if (!r.Get(kCountBits, &count) || count < 1 || count > kMaxKeyset) return std::nullopt;
+  if (!r.Get(kRunStartBits2, &residue)) return std::nullopt;
+  ContinueToken token;
+  token.run_start = RunStartNear(residue, now);
+  token.keyset.resize(count);
+  for (int64_t& v : token.keyset) {
+    if (!r.GetValue(&v)) return std::nullopt;
+  }
+  uint64_t domains = 0;
+  if (!r.GetGamma(4, &domains) || domains > GtidPosition::kMaxDomains) return std::nullopt;
+  std::string server_form;
+  int64_t previous = -1;
+  for (uint64_t i = 0; i < domains; ++i) {
+    uint64_t delta = 0, server = 0, seq = 0;
+    if (!r.GetDelta(&delta) || !r.GetDelta(&server) || !r.GetSeq(&seq)) return std::nullopt;
+    const int64_t domain = previous + 1 + static_cast<int64_t>(delta);
+    if (domain > int64_t{UINT32_MAX}) return std::nullopt;
+    if (!server_form.empty()) server_form += ',';
+    server_form += std::to_string(domain) + '-' + std::to_string(server) + '-' + std::to_string(seq);
+    previous = domain;
+  }
+  if (!n.ZeroFrom(r.pos())) return std::nullopt;  // trailing bits
+  if ((Mac2(k0, k1, n, r.pos(), token.run_start, binding) ^ n.Get(0, kMacBits2)) != 0) return std::nullopt;
+  auto position = GtidPosition::Parse(server_form);
+  if (!position) return std::nullopt;  // cannot happen: domains ascending, numbers in range
+  token.position = std::move(*position);
+  return token;
+}
+
+}  // namespace
+
+std::optional<ContinueToken> ContinueTokenCodec::Decode(std::string_view text, std::string_view binding,
+                                                        int64_t now) const {
+  GtidPosition legacy;  // layout 0's position, after '_'
+  const size_t mark = text.find(kPositionMark);
+  if (mark != std::string_view::npos) {
+    auto p = GtidPosition::ParseTokenForm(text.substr(mark + 1));
+    if (!p) return std::nullopt;
+    legacy = std::move(*p);
+    text = text.substr(0, mark);
+  }
+  // A leading '0' would decode to the same number: only one spelling counts.
+  if (text.empty() || text.size() > kMaxChars || text.front() == '0') return std::nullopt;
+  Number n;
+  for (char c : text) {
+    const int d = DigitValue(c);
+    if (d < 0) return std::nullopt;
+    n.MulAdd(62, static_cast<uint64_t>(d));  // 62^32 < 2^191: cannot overflow
+  }
+  if (mark != std::string_view::npos) {
+    auto token = DecodeLayout1(k0_, k1_, n, MacBinding(binding, legacy));
+    if (token) token->position = std::move(legacy);
+    return token;
+  }
+  // A number may look like both layouts (each one's version lies in the
+  // other's MAC bits): the MAC says which wrote it.
+  if (auto token = DecodeLayout2(k0_, k1_, n, binding, now)) return token;
+  return DecodeLayout1(k0_, k1_, n, binding);
 }
 
 }  // namespace feed

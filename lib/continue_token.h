@@ -11,10 +11,17 @@
 // feed, does not decode.
 //
 // With replicas (issue #13) it also carries the replication position the
-// run's first page was read at: then the 32 characters are followed by '_'
-// and the position's token form ("0.1.4711", gtid_position.h), which the
-// MAC covers too. A token without one (every token issued before replicas,
-// and by a node that has none) decodes as before, its position empty.
+// run's page was read at, packed with the rest into the same 32 characters
+// (issue #22: the Yads <continue> holds up to 32 letters and digits, and
+// the position used to follow them as "_0.1.4711"). A position too large
+// to fit beside the keyset values (many domains, huge numbers) is left
+// out: the token is then one without a position, whose next page is read
+// from the primary (ReplicaSet::ForRead), which has every position, so the
+// run is still never read at an older state. A token without one (every
+// token issued before replicas, and by a node that has none) decodes as
+// before, its position empty; one of the build before issue #22 (the 32
+// characters, '_', the position) still decodes too, for the runs in
+// progress across the upgrade, but is no longer written.
 #pragma once
 
 #include <cstdint>
@@ -49,14 +56,26 @@ class ContinueTokenCodec {
   static std::string Unfit(const ContinueToken& token) { return Unfit(token.run_start, token.keyset); }
   static std::string Unfit(int64_t run_start, const std::vector<int64_t>& keyset);
 
-  // At most 32 characters of [0-9A-Za-z], then '_' and the position's token
-  // form when there is one. Throws FeedError(kInternal) when Unfit(token)
-  // is not empty.
+  // True when `token` has a position and it fits the 32 characters beside
+  // the rest; Encode then carries it, else it leaves it out. REQUIRES
+  // nothing (false when Unfit(token) is not empty).
+  static bool PositionFits(const ContinueToken& token);
+
+  // 1 to 32 characters of [0-9A-Za-z], always. The position is carried when
+  // PositionFits(token), else left out. REQUIRES: token.position empty, or
+  // token.run_start within [now - kMaxRunSecondsLimit, now + kRunStartAhead]
+  // of the `now` the token will be decoded at (a token of a run the feed
+  // still serves). Throws FeedError(kInternal) when Unfit(token) is not
+  // empty.
   std::string Encode(const ContinueToken& token, std::string_view binding) const;
 
   // std::nullopt for anything Encode did not produce with this secret and
-  // this binding: wrong length or alphabet, bad MAC, malformed payload.
-  std::optional<ContinueToken> Decode(std::string_view text, std::string_view binding) const;
+  // this binding (or a token of the build before issue #22, "..._0.1.4711"):
+  // wrong length or alphabet, bad MAC, malformed payload. `now` (NaiveSeconds
+  // of site time, as run_start) places a packed run start: a token with a
+  // position whose run began outside [now + kRunStartAhead - 2^22 s, now +
+  // kRunStartAhead] (48.5 days) does not decode.
+  std::optional<ContinueToken> Decode(std::string_view text, std::string_view binding, int64_t now) const;
 
  private:
   uint64_t k0_, k1_;
@@ -66,6 +85,10 @@ class ContinueTokenCodec {
 // servers behind one name whose clocks differ, or site time that goes back
 // an hour when summer time ends.
 constexpr int64_t kRunStartAhead = 86400;
+
+// The largest max_run_seconds a feed may set (31 days): a token carrying a
+// position packs its run start relative to the moment it is decoded at.
+constexpr int64_t kMaxRunSecondsLimit = 31 * 86400;
 
 // Why a decoded token cannot continue a run this feed is still serving, as
 // the rest of a sentence "a run that ...", or "" when it can: its start lies

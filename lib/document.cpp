@@ -67,11 +67,12 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, ReplicaSet& servers,
   params.RefuseLookalikes(known);
   Start s;
   s.since = SinceMoment(req, params, servers, &s.record_error);
+  const int64_t now = NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
   std::optional<ContinueToken> token;
   if (!c.continue_param.empty()) {
     if (auto v = params.Get(c.continue_param)) {
       s.token_text = *v;
-      token = codec_->Decode(s.token_text, Binding(s.since));
+      token = codec_->Decode(s.token_text, Binding(s.since), now);
       if (!token || token->keyset.size() != Walk(s.since).config().keyset.size()) {
         throw BadRequest(c.continue_param + " is not a token this feed issued for this " +
                          (c.since == SinceSource::kParam ? c.since_param : std::string("request")) + "; start again without " +
@@ -79,7 +80,6 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, ReplicaSet& servers,
       }
     }
   }
-  const int64_t now = NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
   s.run_start = now;
   if (token) {
     // A good MAC says this feed wrote the token, not that what it carries is
@@ -159,7 +159,7 @@ void DocumentFeed::MakeNextPage(const Request& req, const std::string& token, Re
     // The page's start, as its request will give it: the same since-moment,
     // the run's start, position and replication position from the token.
     Start start = first;
-    auto decoded = codec_->Decode(at_token, Binding(start.since));
+    auto decoded = codec_->Decode(at_token, Binding(start.since), NaiveSeconds(feed_.zone().FromUnix(clock.Now())));
     if (!decoded) throw InternalError("the next page's token does not decode");
     start.token_text = at_token;
     start.run_start = decoded->run_start;
@@ -265,7 +265,8 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
         d->more = true;
         // Rows left out at the start of a page still move it on.
         // The position this page's rows were read at (asked after them):
-        // the next page is read from no older state.
+        // the next page is read from no older state. One too large for the
+        // token is left out of it, and the next page is the primary's.
         d->continue_token =
             codec_->Encode(ContinueToken{start.run_start, r.has_last ? r.last : start.after, servers.PositionOf(source)},
                            Binding(start.since));

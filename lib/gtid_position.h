@@ -2,8 +2,9 @@
 // transaction (GTID) applied, as @@gtid_binlog_pos and @@gtid_slave_pos
 // write it and MASTER_GTID_WAIT takes it: "D-S-N" items (domain id and
 // server id below 2^32, sequence number below 2^64) joined by ','. A
-// continue token carries one (continue_token.h) so that a later page is
-// never read from a replica that has not reached what the first page saw.
+// continue token carries one, packed (continue_token.h), so that a later
+// page is never read from a replica that has not reached what the page
+// before it saw.
 #pragma once
 
 #include <cstdint>
@@ -34,10 +35,11 @@ class GtidPosition {
   // two items of one domain, more than kMaxDomains items.
   static std::optional<GtidPosition> Parse(std::string_view text);
 
-  // The form a token carries: "D.S.N" items joined by '_' (characters that
-  // need no escaping in a URL or in XML), domains ascending, numbers without
-  // leading zeros, not empty. Only this one spelling of a position is
-  // accepted (so a token has one spelling).
+  // The form tokens of the build before issue #22 carried after their 32
+  // characters (still decoded; tokens now pack the position inside,
+  // continue_token.h): "D.S.N" items joined by '_', domains ascending,
+  // numbers without leading zeros, not empty. Only this one spelling of a
+  // position is accepted (so a token has one spelling).
   static std::optional<GtidPosition> ParseTokenForm(std::string_view text);
 
   // The server's form, domains ascending: "0-1-100,1-2-5"; "" when empty.

@@ -379,7 +379,7 @@ TEST_F(YadsIntegration, ForgedTokensWithTheSecretAnswer400UnlessTheyFit) {
   // The forger's codec and binding are the feed's: it reads the feed's own token.
   Page first = Parse(Get(app, "date=2026-10-01+00:00:00"));
   ASSERT_EQ(first.catalog_date, "2026-12-01 11:59:50");  // the run's start less settle_seconds
-  auto own = codec.Decode(first.continue_token, "yads\n2026-10-01 00:00:00");
+  auto own = codec.Decode(first.continue_token, "yads\n2026-10-01 00:00:00", now);
   ASSERT_TRUE(own.has_value()) << first.continue_token;
   EXPECT_EQ(own->run_start, now);
 
