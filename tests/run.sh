@@ -8,11 +8,15 @@
 #   FUZZ_SECONDS  how long each fuzz target runs (default 8; nproc targets at a time)
 #   KEEP=1        leave the servers and the work folder for a look afterwards
 #   QUICK=1       a developer's quick round: no sanitized build, no fuzzing
+#   SERVE=1       start the servers, write WORK/env.sh and stop there, the
+#                 servers kept: `. WORK/env.sh` and run one test binary with
+#                 --gtest_filter (implies QUICK=1 and KEEP=1)
 set -uo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 JOBS=$(nproc 2>/dev/null || echo 2)
+[ "${SERVE:-0}" != 1 ] || export QUICK=1 KEEP=1
 
 log() { echo "== $*"; }
 
@@ -75,7 +79,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- unit tests and fuzzing need no server
-gtest unit build/unit_tests
+[ "${SERVE:-0}" = 1 ] || gtest unit build/unit_tests
 [ "${QUICK:-0}" = 1 ] || gtest unit-sanitized build/sanitize/unit_tests
 
 # Each libFuzzer target (tests/fuzz/run.sh) for FUZZ_SECONDS, $JOBS at a
@@ -214,6 +218,19 @@ export FEED_TEST_STATUS_TOKEN=$STATUS_TOKEN FEED_TEST_NGINX_URL=http://127.0.0.1
 export FEED_TEST_APACHE_LOG=$WORK/apache/log/apache-error.log
 export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
+export FEED_TEST_BIN=$ROOT/build/feed.fcgi
+
+if [ "${SERVE:-0}" = 1 ]; then
+    wait "$REPLICAS_PID" || cat "$WORK/replicas-start.log"
+    { export -p | grep -E ' (FEED_TEST_[A-Z0-9_]*|MARIADB_ARGS)='
+      R=$WORK/replicas
+      echo "# the replica tests: GTEST_FILTER=Replica* with these instead"
+      echo "# FEED_TEST_SOCKET=$R/primary/run/mysqld.sock FEED_TEST_DB_DIR=$R/primary FEED_TEST_REPLICA_DIR=$R" \
+           "FEED_TEST_REPLICA1_SOCKET=$R/replica1/run/mysqld.sock FEED_TEST_REPLICA2_SOCKET=$R/replica2/run/mysqld.sock"
+    } >"$WORK/env.sh"
+    log "servers up; . $WORK/env.sh, then run build/integration_tests or build/e2e_tests --gtest_filter=..."
+    exit 0
+fi
 
 GTEST_FILTER=-Replica* FEED_TEST_BIN=$ROOT/build/feed.fcgi gtest integration build/integration_tests
 [ "${QUICK:-0}" = 1 ] ||
