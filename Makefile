@@ -42,9 +42,10 @@ LIB_SRC   := $(wildcard lib/*.cpp)
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
 UNIT_SRC  := $(wildcard tests/unit/*.cpp)
 UNIT_OBJ  := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
-INTEG_SRC := $(wildcard tests/integration/*.cpp) tests/support/test_env.cpp
+TEST_SUPPORT_SRC := tests/support/test_env.cpp tests/support/feed_rules.cpp
+INTEG_SRC := $(wildcard tests/integration/*.cpp) $(TEST_SUPPORT_SRC)
 INTEG_OBJ := $(INTEG_SRC:%.cpp=$(BUILD)/%.o)
-E2E_SRC   := $(wildcard tests/e2e/*.cpp) tests/support/test_env.cpp
+E2E_SRC   := $(wildcard tests/e2e/*.cpp) $(TEST_SUPPORT_SRC)
 E2E_OBJ   := $(E2E_SRC:%.cpp=$(BUILD)/%.o)
 FUZZ_SRC  := $(wildcard tests/fuzz/*_fuzz.cpp)
 

@@ -214,21 +214,37 @@ sql::Connection* Database::Connection(Session& s, const std::string& charset) {
   return s.conn.get();
 }
 
+template <typename Fn>
+auto Database::WithRetry(const SqlQuery& query, Fn fn) {
+  for (int attempt = 0;; ++attempt) {
+    Session& s = SessionFor(query.charset);
+    bool fresh = !s.conn;
+    try {
+      return fn(s);
+    } catch (const sql::SQLException& e) {
+      if (!IsConnectionError(e)) throw InternalError(query.Where(e.what()) + "query failed: " + e.what());
+      Disconnect();
+      // A connection that was already open may have been closed by the
+      // server between requests (restart, wait_timeout): try a new one once,
+      // unless a lock lived on the one lost.
+      if (fresh || attempt > 0 || pinned_ > 0) throw Lost(e);
+    }
+  }
+}
+
 sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
   Session& s = SessionFor(query.charset);
   auto it = s.prepared.find(&query);
   if (it != s.prepared.end()) return it->second.get();
   sql::Connection* c = Connection(s, query.charset);
+  std::unique_ptr<sql::PreparedStatement> ps;
   try {
-    std::unique_ptr<sql::PreparedStatement> ps(c->prepareStatement(query.text));
-    return (s.prepared[&query] = std::move(ps)).get();
+    ps.reset(c->prepareStatement(query.text));
   } catch (const sql::SQLException& e) {
-    if (IsConnectionError(e)) {
-      Disconnect();
-      throw Lost(e);
-    }
+    if (IsConnectionError(e)) throw;  // WithRetry's: the connection may only have gone stale
     throw InternalError(query.Where(e.what()) + "the database refuses the query: " + e.what());
   }
+  return (s.prepared[&query] = std::move(ps)).get();
 }
 
 bool Database::Accepts(const SqlQuery& query) {
@@ -242,21 +258,14 @@ bool Database::Accepts(const SqlQuery& query) {
 }
 
 std::vector<Column> Database::Describe(const SqlQuery& query) {
-  sql::PreparedStatement* ps = Prepare(query);
-  try {
-    sql::ResultSetMetaData* md = ps->getMetaData();
+  return WithRetry(query, [&](Session&) {
+    sql::ResultSetMetaData* md = Prepare(query)->getMetaData();
     std::vector<Column> cols;
     for (unsigned i = 1; i <= md->getColumnCount(); ++i) {
       cols.push_back({std::string(md->getColumnLabel(i)), TypeOf(md->getColumnType(i))});
     }
     return cols;
-  } catch (const sql::SQLException& e) {
-    if (IsConnectionError(e)) {
-      Disconnect();
-      throw Lost(e);
-    }
-    throw InternalError(query.file + ": cannot describe the result: " + e.what());
-  }
+  });
 }
 
 std::vector<SourceColumn> Database::SourceColumns(const SqlQuery& query) {
@@ -295,24 +304,6 @@ const SqlValue& ParamValue(const SqlQuery& query, const SqlParams& params, size_
 }
 
 }  // namespace
-
-template <typename Fn>
-auto Database::WithRetry(const SqlQuery& query, Fn fn) {
-  for (int attempt = 0;; ++attempt) {
-    Session& s = SessionFor(query.charset);
-    bool fresh = !s.conn;
-    try {
-      return fn(s);
-    } catch (const sql::SQLException& e) {
-      if (!IsConnectionError(e)) throw InternalError(query.Where(e.what()) + "query failed: " + e.what());
-      Disconnect();
-      // A connection that was already open may have been closed by the
-      // server between requests (restart, wait_timeout): try a new one once,
-      // unless a lock lived on the one lost.
-      if (fresh || attempt > 0 || pinned_ > 0) throw Lost(e);
-    }
-  }
-}
 
 void Database::BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params) {
   for (size_t i = 0; i < query.params.size(); ++i) {

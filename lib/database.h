@@ -197,6 +197,9 @@ class Database {
   };
   Session& SessionFor(const std::string& charset);
   sql::Connection* Connection(Session& s, const std::string& charset);
+  // The statement, prepared once per session. A refusal throws
+  // InternalError; a connection error comes out as the sql::SQLException,
+  // for WithRetry to try once more on a new connection.
   sql::PreparedStatement* Prepare(const SqlQuery& query);
   static void BindParams(sql::PreparedStatement* ps, const SqlQuery& query, const SqlParams& params);
   template <typename Fn>

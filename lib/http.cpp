@@ -282,20 +282,12 @@ void Response::NotModified(const Validators& v) {
 
 namespace {
 
-// The file name ending that makes a web server send a published body with
-// its Content-Type: ".txt" for text, ".gz" for a gzip file (a set's .gz
-// twin), ".html" and ".json" for the status page, ".xml" for the rest.
-std::string ExtensionFor(const ResponseHead& h) {
+// The Content-Type a head names ("" when none).
+std::string ContentTypeOf(const ResponseHead& h) {
   for (const auto& [name, value] : h.headers) {
-    if (!EqualsNoCase(name, "Content-Type")) continue;
-    for (const auto& [type, ext] : {std::pair<const char*, const char*>{"text/plain", ".txt"},
-                                    {"application/gzip", ".gz"},
-                                    {"text/html", ".html"},
-                                    {"application/json", ".json"}}) {
-      if (value.rfind(type, 0) == 0) return ext;
-    }
+    if (EqualsNoCase(name, "Content-Type")) return value;
   }
-  return ".xml";
+  return "";
 }
 
 }  // namespace
@@ -320,7 +312,7 @@ void Response::Finish() {
     } else if (spool_ && delivery_.redirect && !spool_->in_memory() && h.status == 200) {
       ResponseHead moved;
       moved.status = 302;
-      moved.Add("Location", delivery_.redirect->Publish(*spool_, ExtensionFor(h), delivery_.now, delivery_.script_name));
+      moved.Add("Location", delivery_.redirect->Publish(*spool_, ContentTypeOf(h), delivery_.now, delivery_.script_name));
       moved.Add("Cache-Control", "no-store");
       moved.Add("Content-Length", "0");
       SendHead(moved);

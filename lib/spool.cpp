@@ -214,11 +214,92 @@ bool IsPublishedName(const char* name) {
 
 }  // namespace
 
-std::string RedirectDir::Publish(Spool& body, const std::string& extension, int64_t now,
+namespace {
+
+struct MediaType {
+  std::string type, charset;
+};
+
+MediaType ParseContentType(const std::string& content_type) {
+  MediaType m;
+  m.type = content_type.substr(0, content_type.find(';'));
+  while (!m.type.empty() && m.type.back() == ' ') m.type.pop_back();
+  const size_t at = content_type.find("charset=");
+  if (at != std::string::npos) m.charset = content_type.substr(at + 8, content_type.find(';', at) - at - 8);
+  return m;
+}
+
+std::string NamePart(const std::string& s) {
+  std::string out = ".";
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return out;
+}
+
+bool ReadFile(const std::string& path, std::string* out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0) out->append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return n == 0;
+}
+
+// What a folder holds when feed.fcgi makes its .htaccess itself (the
+// release ships the same rules as feed-out/.htaccess).
+constexpr const char* kRedirectHtaccess =
+    "# feed.fcgi's published bodies (hand_off = redirect): readable, never listed, never run.\n"
+    "Options -Indexes -ExecCGI\n"
+    "SetHandler None\n";
+
+}  // namespace
+
+std::string PublishedExtension(const std::string& content_type) {
+  const MediaType m = ParseContentType(content_type);
+  return NamePart(m.type) + (m.charset.empty() ? "" : NamePart(m.charset));
+}
+
+std::string MimeLines(const std::string& content_type) {
+  const MediaType m = ParseContentType(content_type);
+  std::string lines = "<IfModule mod_mime.c>\nAddType " + m.type + " " + NamePart(m.type) + "\n";
+  if (!m.charset.empty()) lines += "AddCharset " + m.charset + " " + NamePart(m.charset) + "\n";
+  return lines + "</IfModule>\n";
+}
+
+// Appends `lines` to the folder's .htaccess unless it holds them: a new
+// file beside it, renamed over it, so that Apache never reads half of one.
+// Processes doing so at once may each lose the other's lines: each looks
+// again after its rename, at most three times.
+void RedirectDir::Declare(const std::string& lines) {
+  const std::string path = dir_ + "/.htaccess";
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::string text;
+    if (!ReadFile(path, &text)) text = kRedirectHtaccess;
+    if (text.find(lines) != std::string::npos) return;
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    text += lines;
+    const std::string tmp = path + ".new-" + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) Fail("cannot write", tmp);
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const int saved = errno;
+    ::close(fd);
+    errno = saved;
+    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+      const int err = errno;
+      ::unlink(tmp.c_str());
+      errno = err;
+      Fail("cannot write", path);
+    }
+  }
+}
+
+std::string RedirectDir::Publish(Spool& body, const std::string& content_type, int64_t now,
                                  const std::string& script_name) {
   Sweep(now);
+  Declare(MimeLines(content_type));
   const std::string from = body.Keep();
-  const std::string name = UnguessableName() + extension;
+  const std::string name = UnguessableName() + PublishedExtension(content_type);
   const std::string to = dir_ + "/" + name;
   if (::chmod(from.c_str(), 0644) != 0) {
     const int saved = errno;

@@ -92,6 +92,16 @@ class Spool;
 // file is removed by the first publication after that; a download under
 // way keeps its open file); the folder lists nothing (the release's
 // .htaccess for it says so).
+// The name ending that says a Content-Type to Apache's mod_mime: the media
+// type, then the charset when one is named, each a name part of its own with
+// every character but letters, digits and '-' made '_':
+// "text/xml; charset=windows-1251" -> ".text_xml.windows-1251",
+// "application/gzip" -> ".application_gzip".
+std::string PublishedExtension(const std::string& content_type);
+// The .htaccess lines that map that ending back (AddType, AddCharset), each
+// inside <IfModule mod_mime.c>.
+std::string MimeLines(const std::string& content_type);
+
 class RedirectDir {
  public:
   // `url`: where the web server serves `dir`, an absolute URL or a path;
@@ -103,19 +113,24 @@ class RedirectDir {
   // Throws FeedError(kConfig) when no file can be made in the folder.
   void Check();
   // Moves the whole body of `body` (its file made if it was in memory)
-  // into the folder as NAME`extension`, readable by every user (the web
-  // server's), removes the files that outlived `lifetime` at `now`, and
-  // returns the URL of the new one: under `url`, or with `url` "" under
-  // the folder of `script_name` (the request's SCRIPT_NAME,
-  // "/cgi-bin/feed.fcgi") and the folder's own name ("/cgi-bin/feed-out").
-  // The Spool no longer owns the body. Throws FeedError(kInternal) when the
-  // file cannot be placed.
-  std::string Publish(Spool& body, const std::string& extension, int64_t now, const std::string& script_name);
+  // into the folder, readable by every user (the web server's), removes
+  // the files that outlived `lifetime` at `now`, and returns the URL of the
+  // new one: under `url`, or with `url` "" under the folder of
+  // `script_name` (the request's SCRIPT_NAME, "/cgi-bin/feed.fcgi") and the
+  // folder's own name ("/cgi-bin/feed-out"). The file's name is 32 random
+  // hex digits and PublishedExtension(content_type); the folder's
+  // .htaccess is given the mod_mime lines that make Apache send it with
+  // that Content-Type (MimeLines), appended once, in one rename, to what
+  // the file holds. The Spool no longer owns the body. Throws
+  // FeedError(kInternal) when the file cannot be placed.
+  std::string Publish(Spool& body, const std::string& content_type, int64_t now, const std::string& script_name);
   // Removes the folder's published files older than `lifetime` at `now`
   // (by their modification time); returns how many.
   size_t Sweep(int64_t now);
 
  private:
+  void Declare(const std::string& lines);
+
   std::string dir_, url_;
   int64_t lifetime_;
 };

@@ -193,11 +193,15 @@ TEST_P(SharedHostE2e, SlowReadersOfLargeFeedsHoldNoFastCgiProcess) {
     ASSERT_NE(at, std::string::npos) << head;
     std::string location = head.substr(at + 10, head.find("\r\n", at) - at - 10);
     if (location.rfind("http://", 0) == 0) location = location.substr(location.find('/', 7));
-    // The published copy: a 32-hex-digit name in feed-out/, a whole document.
-    ASSERT_TRUE(std::regex_match(location, std::regex("/cgi-bin/feed-out/[0-9a-f]{32}\\.xml"))) << location;
+    // The published copy: a 32-hex-digit name in feed-out/ that says its
+    // type, sent by Apache with the Content-Type the program would send.
+    ASSERT_TRUE(std::regex_match(location, std::regex("/cgi-bin/feed-out/[0-9a-f]{32}\\.text_xml\\.windows-1251")))
+        << location;
     const int slow = Send(base, location);
     ASSERT_GE(slow, 0);
-    EXPECT_EQ(Head(slow).substr(0, 12), "HTTP/1.1 200");
+    const std::string copy = Head(slow);
+    EXPECT_EQ(copy.substr(0, 12), "HTTP/1.1 200");
+    EXPECT_NE(copy.find("\r\nContent-Type: text/xml; charset=windows-1251\r\n"), std::string::npos) << copy;
     readers.push_back(slow);  // and read no further
   }
   std::vector<double> took;
@@ -220,7 +224,7 @@ TEST_P(SharedHostE2e, SlowReadersOfLargeFeedsHoldNoFastCgiProcess) {
   const std::string out = Home() + "/public_html/cgi-bin/feed-out";
   size_t dumps = 0;
   for (const auto& e : std::filesystem::directory_iterator(out)) {
-    if (e.path().extension() != ".xml") continue;
+    if (e.path().filename().string()[0] == '.') continue;
     // Each ends with the closing tag of its root (other tests' large
     // bodies are published here too).
     const std::string doc = Slurp(e.path().string());

@@ -306,18 +306,18 @@ TEST(SpooledResponse, RedirectPublishesLargeBodiesUnderUnguessableNamesAndNeverG
     const std::string folder = out_folder.path().substr(out_folder.path().rfind('/') + 1);
     ASSERT_TRUE(std::regex_match(out.data, m,
                                  std::regex("Status: 302 Found\r\nLocation: /cgi-bin/" + folder +
-                                            "/([0-9a-f]{32})\\.xml\r\nCache-Control: no-store\r\n"
+                                            "/([0-9a-f]{32})\\.text_xml\\.windows-1251\r\nCache-Control: no-store\r\n"
                                             "Content-Length: 0\r\n\r\n")))
         << out.data;
     names.insert(m[1]);
-    const std::string file = out_folder.path() + "/" + m[1].str() + ".xml";
+    const std::string file = out_folder.path() + "/" + m[1].str() + ".text_xml.windows-1251";
     EXPECT_EQ(ReadFile(file), Text(5000)) << "whole, and not gzipped";
     struct stat st;
     ASSERT_EQ(::stat(file.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0644u) << "the web server reads it";
   }
   EXPECT_EQ(names.size(), 3u);
-  // A text body gets .txt; a given URL is used as it is.
+  // A text body's name says text/plain; a given URL is used as it is.
   RedirectDir there(out_folder.path(), "https://doska.example/feeds/", 600);
   d.redirect = &there;
   StringSink text;
@@ -327,7 +327,7 @@ TEST(SpooledResponse, RedirectPublishesLargeBodiesUnderUnguessableNamesAndNeverG
   t.Start(th, false);
   t.Write(Text(5000));
   t.Finish();
-  EXPECT_TRUE(std::regex_search(text.data, std::regex("\r\nLocation: https://doska\\.example/feeds/[0-9a-f]{32}\\.txt\r\n")))
+  EXPECT_TRUE(std::regex_search(text.data, std::regex("\r\nLocation: https://doska\\.example/feeds/[0-9a-f]{32}\\.text_plain\\.UTF-8\r\n")))
       << text.data;
   // Small bodies, and a robot's feed (SendItself), are sent by the program.
   StringSink small;
@@ -355,7 +355,7 @@ TEST(RedirectDir, PublishedFilesLiveTheirLifetimeAndNothingElseIsTouched) {
   const int64_t now = ::time(nullptr);
   Spool body(dir, 10);
   body.Write(Text(100));
-  const std::string url = published.Publish(body, ".xml", now, "/cgi-bin/feed.fcgi");
+  const std::string url = published.Publish(body, "text/xml; charset=UTF-8", now, "/cgi-bin/feed.fcgi");
   ASSERT_EQ(url.rfind("/out/", 0), 0u) << url;
   const std::string file = out.path() + url.substr(4);
   EXPECT_TRUE(Exists(file));
@@ -369,6 +369,36 @@ TEST(RedirectDir, PublishedFilesLiveTheirLifetimeAndNothingElseIsTouched) {
   EXPECT_TRUE(Exists(lookalike)) << "16 digits are not a published name";
   published.Check();
   EXPECT_THROW(RedirectDir(out.path() + "/missing", "", 600).Check(), FeedError);
+}
+
+// A published body's name says its Content-Type, and the folder's .htaccess
+// says it to Apache: the lines appended once to what the file held.
+TEST(RedirectDir, APublishedNameCarriesItsTypeAndCharsetForApache) {
+  EXPECT_EQ(PublishedExtension("text/xml; charset=windows-1251"), ".text_xml.windows-1251");
+  EXPECT_EQ(PublishedExtension("application/rss+xml; charset=UTF-8"), ".application_rss_xml.UTF-8");
+  EXPECT_EQ(PublishedExtension("application/gzip"), ".application_gzip");
+  EXPECT_EQ(PublishedExtension("application/vnd.example+xml"), ".application_vnd_example_xml");
+  EXPECT_EQ(MimeLines("text/xml; charset=windows-1251"),
+            "<IfModule mod_mime.c>\nAddType text/xml .text_xml\nAddCharset windows-1251 .windows-1251\n</IfModule>\n");
+  EXPECT_EQ(MimeLines("application/gzip"), "<IfModule mod_mime.c>\nAddType application/gzip .application_gzip\n</IfModule>\n");
+
+  TempFolder spool("spool-test-", /*make=*/false);
+  TempFolder out("redirect-test-");
+  SpoolDir dir(spool.path());
+  RedirectDir published(out.path(), "", 600);
+  const std::string htaccess = out.path() + "/.htaccess";
+  std::ofstream(htaccess) << "Options -Indexes";  // the owner's, no newline at the end
+  const int64_t now = ::time(nullptr);
+  for (const char* type : {"text/xml; charset=windows-1251", "text/xml; charset=UTF-8", "text/xml; charset=windows-1251"}) {
+    Spool body(dir, 10);
+    body.Write(Text(100));
+    const std::string url = published.Publish(body, type, now, "/cgi-bin/feed.fcgi");
+    EXPECT_EQ(url.substr(url.size() - PublishedExtension(type).size()), PublishedExtension(type)) << url;
+  }
+  EXPECT_EQ(ReadFile(htaccess),
+            "Options -Indexes\n"
+            "<IfModule mod_mime.c>\nAddType text/xml .text_xml\nAddCharset windows-1251 .windows-1251\n</IfModule>\n"
+            "<IfModule mod_mime.c>\nAddType text/xml .text_xml\nAddCharset UTF-8 .UTF-8\n</IfModule>\n");
 }
 
 }  // namespace
