@@ -19,9 +19,11 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "test_env.h"
 
@@ -100,7 +102,7 @@ class KillE2e : public ::testing::Test {
 
   // (Re)starts this test's Apache with `hand_off`, its processes killed at
   // `point` once armed.
-  void Start(const std::string& hand_off, const std::string& point) {
+  void Start(const std::string& hand_off, const std::string& point, int page_ahead = 0) {
     const std::string ini = site_ + "/kill.ini";
     std::ofstream(ini) << "[database]\nsocket = " << Env("FEED_TEST_SOCKET") << "\nuser = feed\npassword = feed\nname = "
                        << Env("FEED_TEST_DB") << "\n[server]\nspool_dir = " << site_ << "/spool\nspool_memory = 0\n"
@@ -113,7 +115,7 @@ class KillE2e : public ::testing::Test {
                        << "/sql/sample-yads.sql\nstate_query = " << site_ << "/sql/sample-yads-state.sql\n"
                        << "encoding = windows-1251\nsince = param date\ncontinue = param continue\npage_size = 1000\n"
                        << "fetch_rows = 1000\nkeyset = added id_key\nsecret = kill-test-secret-0123456789\n"
-                       << "settle_seconds = 10\npage_ahead = 0\n"
+                       << "settle_seconds = 10\npage_ahead = " << page_ahead << "\n"
                        << "[feed kjooble]\npath = /kjooble\ntemplate = " << site_ << "/templates/jooble.xml\nquery = "
                        << site_ << "/sql/sample-jooble.sql\nstate_query = " << site_
                        << "/sql/sample-jooble-state.sql\nencoding = UTF-8\nsince = robot JoobleBot\n"
@@ -242,6 +244,64 @@ TEST_F(KillE2e, APageKilledBeforeItsRedirectIsNotReportedAndItsFileGoes) {
   EXPECT_EQ(page.status, 200) << location;
   EXPECT_NE(page.body.find("</yml_catalog>"), std::string::npos);
   EXPECT_TRUE(testing::PollUntil([&] { return Reports("kyads") == "1"; }));
+}
+
+// The refs of a Yads page, and its continue token ("" on the last page).
+std::vector<std::string> Refs(const std::string& body, std::string* token) {
+  std::vector<std::string> refs;
+  for (size_t at = 0; (at = body.find("<id>", at)) != std::string::npos;) {
+    const size_t end = body.find("</id>", at);
+    refs.push_back(body.substr(at + 4, end - at - 4));
+    at = end;
+  }
+  const size_t c = body.find("<continue>");
+  *token = c == std::string::npos ? "" : body.substr(c + 10, body.find("</continue>", c) - c - 10);
+  return refs;
+}
+
+// YandexBot's run (page_ahead = 2): the process that sent page 1 is killed
+// while it makes page 2 ahead. Page 2's request, on another process, finds
+// the making ended without a page and reads the page itself; the run goes
+// on to its end and gives every ad once, as a run nobody killed gives
+// them; the killed making's files (its lock, its body) are swept.
+TEST_F(KillE2e, APageMadeAheadKilledIsReadByItsRequestAndTheRunLosesNothing) {
+  Start("x-sendfile", "ahead.made", 2);
+  const std::string spool = site_ + "/spool", bot = "Mozilla/5.0 (compatible; YandexBot/3.0)";
+  auto walk = [&](const std::function<void()>& after_first) {
+    std::vector<std::string> refs;
+    std::string token;
+    for (int page = 0; page == 0 || !token.empty(); ++page) {
+      const Reply r = Get("/cgi-bin/feed.fcgi/kyads" + (token.empty() ? "" : "?continue=" + token), bot);
+      EXPECT_EQ(r.status, 200) << r.head;
+      EXPECT_NE(r.body.find("</yml_catalog>"), std::string::npos) << "page " << page + 1 << " whole";
+      if (r.status != 200 || page > 20) break;
+      const std::vector<std::string> got = Refs(r.body, &token);
+      refs.insert(refs.end(), got.begin(), got.end());
+      if (page == 0 && after_first) after_first();
+    }
+    return refs;
+  };
+  Arm();
+  std::set<std::string> dead;
+  const std::vector<std::string> killed_run = walk([&] {
+    // Page 1 is sent; its process dies making page 2 (and mod_fcgid reaps
+    // it). Then a minute passes for its files.
+    ASSERT_TRUE(testing::PollUntil([&] {
+      dead.clear();
+      for (const std::string& n : Files(spool)) {
+        if (DeadOwner(n)) dead.insert(n);
+      }
+      return !Armed() && !dead.empty();
+    }));
+    for (const std::string& n : Files(spool)) {
+      if (dead.count(n) || n.rfind("ahead-", 0) == 0) Age(spool + "/" + n, 120);
+    }
+  });
+  for (const std::string& n : dead) EXPECT_FALSE(std::filesystem::exists(spool + "/" + n)) << n << " swept";
+  const std::vector<std::string> whole_run = walk(nullptr);
+  EXPECT_GT(whole_run.size(), 2000u) << "several pages";
+  EXPECT_EQ(killed_run, whole_run) << "the same ads, each once, in the same order";
+  EXPECT_EQ(std::set<std::string>(whole_run.begin(), whole_run.end()).size(), whole_run.size());
 }
 
 }  // namespace
