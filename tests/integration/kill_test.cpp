@@ -275,7 +275,9 @@ class KillSyncIntegration : public KillIntegration {
   // MSN must see once: an update, a take-down), a sync killed at `point`,
   // `written` item records (0: any) then carrying its moment; then the next
   // sync and fetch give MSN each change exactly once, and nothing else.
-  void SyncRound(const std::string& point, int written, size_t edits = 300, size_t hides = 10) {
+  // `command`: the sync command, or a fetch (render), which syncs first.
+  void SyncRound(const std::string& point, int written, size_t edits = 300, size_t hides = 10,
+                 const std::string& command = "sync /msn") {
     SCOPED_TRACE(point);
     const std::vector<int64_t> shown_before = Shown(now_);
     std::vector<int64_t> shown = Shown(now_ + 60);
@@ -291,7 +293,7 @@ class KillSyncIntegration : public KillIntegration {
     const std::string synced_before = testing::Table("SELECT synced FROM feed_item_sync WHERE feed = 'msn'")[0][0];
     now_ += 60;
     const std::string err = work_ + "/err";
-    ASSERT_EQ(RunStopped(Bin(config_, now_) + " sync /msn", point, err), kKilled) << "not killed: " << Slurp(err);
+    ASSERT_EQ(RunStopped(Bin(config_, now_) + " " + command, point, err), kKilled) << "not killed: " << Slurp(err);
     // An ad that ran out meanwhile is a take-down too.
     const std::vector<int64_t> gone = Gone(shown_before, Shown(now_));
     if (written < 0) written = static_cast<int>(edits + gone.size());
@@ -323,6 +325,14 @@ TEST_F(KillSyncIntegration, ASyncKilledBetweenBatchesOrAfterItsLastGivesMsnEachC
   SyncRound("sync.batch:1", kBatch);
   SyncRound("sync.batch:2", 2 * kBatch);
   SyncRound("sync.merged", -1);
+}
+
+// A fetch syncs first when the last sync is older than settle_seconds: the
+// same stages killed there.
+TEST_F(KillSyncIntegration, AFetchKilledInItsSyncGivesMsnEachChangeOnce) {
+  const std::string fetch = "render /msn -o /dev/null";
+  SyncRound("sync.batch:1", kBatch, 300, 10, fetch);
+  SyncRound("sync.merged", -1, 300, 10, fetch);
 }
 
 // Inside a batch: its statement is held in the server by a row lock this
