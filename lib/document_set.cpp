@@ -125,7 +125,8 @@ class NewFolder {
   void Commit() {
     SyncFiles();
     StopPoint("write.swap");
-    if (renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0) return StopPoint("write.swapped");
+    if (renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0)
+      return StopPoint("write.swapped");
     if (errno == ENOENT && rename(tmp_.c_str(), dir_.c_str()) == 0) return StopPoint("write.swapped");
     throw InternalError("cannot swap " + tmp_ + " into " + dir_ + ": " + std::strerror(errno));
   }

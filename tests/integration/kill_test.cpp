@@ -156,8 +156,8 @@ class KillIntegration : public ::testing::Test {
     ASSERT_EQ(RunStopped(write, point, err), kKilled) << "not killed at " << point << ": " << Slurp(err);
     EXPECT_EQ(WholeSet(dir_), swapped ? new_set : old_set) << "killed at " << point;
     const std::set<std::string> left = Beside(dir_);
-    EXPECT_EQ(std::count_if(left.begin(), left.end(), [](const std::string& n) { return n.rfind("maps.new-", 0) == 0; }),
-              1)
+    EXPECT_EQ(
+        std::count_if(left.begin(), left.end(), [](const std::string& n) { return n.rfind("maps.new-", 0) == 0; }), 1)
         << "the killed run's folder is left";
 
     ASSERT_EQ(RunStopped(write, "", err), 0) << Slurp(err);
@@ -263,8 +263,8 @@ class KillSyncIntegration : public KillIntegration {
   }
   // The server drops a killed process's connection, and its run lock with it.
   static void WaitForTheKilledRunsLock() {
-    EXPECT_TRUE(testing::PollUntil(
-        [] { return testing::Table("SELECT IS_FREE_LOCK('feed.fcgi sync msn')")[0][0] == "1"; }));
+    EXPECT_TRUE(
+        testing::PollUntil([] { return testing::Table("SELECT IS_FREE_LOCK('feed.fcgi sync msn')")[0][0] == "1"; }));
   }
   std::string ItemsAt(UnixTime t) {
     return testing::Table("SELECT COUNT(*) FROM feed_item_state WHERE feed = 'msn' AND modified = " +
@@ -347,10 +347,11 @@ TEST_F(KillSyncIntegration, ASyncKilledInsideABatchLeavesItWholeOrNotAtAll) {
   testing::Mariadb("UPDATE listing SET body = CONCAT(body, ' w') WHERE id IN (" + Join(edited) + ")");
   const int64_t held = edited[200];  // in the second batch of 128
   const std::string pid_file = work_ + "/pid", err = work_ + "/err";
-  const std::string client = "mariadb --no-defaults --socket='" + Env("FEED_TEST_SOCKET") + "' -ufeed -pfeed " +
-                             Env("FEED_TEST_DB");
-  ASSERT_EQ(testing::Shell(client + " -e \"BEGIN; SELECT item_id FROM feed_item_state WHERE feed = 'msn' AND item_id = " +
-                           std::to_string(held) + " FOR UPDATE; SELECT SLEEP(300) AS feed_kill_test_hold\" >/dev/null 2>&1 &"),
+  const std::string client =
+      "mariadb --no-defaults --socket='" + Env("FEED_TEST_SOCKET") + "' -ufeed -pfeed " + Env("FEED_TEST_DB");
+  ASSERT_EQ(testing::Shell(
+                client + " -e \"BEGIN; SELECT item_id FROM feed_item_state WHERE feed = 'msn' AND item_id = " +
+                std::to_string(held) + " FOR UPDATE; SELECT SLEEP(300) AS feed_kill_test_hold\" >/dev/null 2>&1 &"),
             0);
   auto holder = [] {
     auto r = testing::Table(
