@@ -97,7 +97,8 @@ class KillE2e : public ::testing::Test {
         "('kyads', 'kjooble')");
   }
   void TearDown() override {
-    testing::Shell("tests/harness/apache.sh stop '" + work_ + "/apache' >/dev/null 2>&1");
+    testing::Shell("cd '" + Env("FEED_TEST_ROOT") + "' && tests/harness/apache.sh stop '" + work_ +
+                   "/apache' >/dev/null 2>&1");
     std::filesystem::remove_all(work_);
   }
 
