@@ -6,6 +6,7 @@
 #include "datetime.h"
 #include "error.h"
 #include "page_ahead.h"
+#include "stop_point.h"
 
 namespace feed {
 
@@ -188,6 +189,7 @@ void DocumentFeed::MakeNextPage(const Request& req, const std::string& token, Re
       if (!kept.body.empty()) ::unlink(kept.body.c_str());
       return;
     }
+    StopPoint("ahead.made");
     making->Done(kept.head, kept.body, kept.size, report, clock.Now());
     at_token = report.continue_token;
   }
@@ -283,6 +285,7 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
   if (c.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, c.robot) && !start.record_error.empty()) {
     report->write_errors.push_back("the robot's visit: " + report->visit_error);
   } else if (c.since == SinceSource::kRobot && ContainsNoCase(req.user_agent, c.robot)) {
+    StopPoint("send.done");
     RecordVisit(servers.primary(), start.run_start, report);
     if (!report->visit_error.empty()) report->write_errors.push_back("the robot's visit: " + report->visit_error);
   }

@@ -13,6 +13,7 @@
 #include "datetime.h"
 #include "error.h"
 #include "folder_lock.h"
+#include "stop_point.h"
 
 namespace feed {
 namespace {
@@ -123,8 +124,10 @@ class NewFolder {
   // set of empty files in place of the old one.
   void Commit() {
     SyncFiles();
-    if (renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0) return;
-    if (errno == ENOENT && rename(tmp_.c_str(), dir_.c_str()) == 0) return;
+    StopPoint("write.swap");
+    if (renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0)
+      return StopPoint("write.swapped");
+    if (errno == ENOENT && rename(tmp_.c_str(), dir_.c_str()) == 0) return StopPoint("write.swapped");
     throw InternalError("cannot swap " + tmp_ + " into " + dir_ + ": " + std::strerror(errno));
   }
 
@@ -508,6 +511,7 @@ WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::stri
         unlink((path + ".gz").c_str());
       } else {
         out.files.push_back({name, r.rows, r.bytes});
+        StopPoint("write.part", static_cast<long>(out.files.size()));
         out.rows += r.rows;
         parts.emplace_back(name, r.newest);
         if (!index_) out.urls.push_back(Url(name));

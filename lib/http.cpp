@@ -4,6 +4,7 @@
 
 #include "ascii.h"
 #include "error.h"
+#include "stop_point.h"
 #include "xml_text.h"
 
 namespace feed {
@@ -308,6 +309,7 @@ void Response::Finish() {
     ResponseHead h = std::move(head_);
     if (spool_ && delivery_.x_sendfile && !spool_->in_memory()) {
       h.Add("X-Sendfile", spool_->Publish(delivery_.now));
+      StopPoint("handoff.named");
       SendHead(h);
     } else if (spool_ && delivery_.redirect && !spool_->in_memory() && h.status == 200) {
       ResponseHead moved;
@@ -315,6 +317,7 @@ void Response::Finish() {
       moved.Add("Location", delivery_.redirect->Publish(*spool_, ContentTypeOf(h), delivery_.now, delivery_.script_name));
       moved.Add("Cache-Control", "no-store");
       moved.Add("Content-Length", "0");
+      StopPoint("handoff.moved");
       SendHead(moved);
     } else if (spool_) {
       h.Add("Content-Length", std::to_string(spool_->size()));

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "error.h"
+#include "stop_point.h"
 
 namespace feed {
 namespace {
@@ -162,6 +163,7 @@ void ItemStateStore::Writer::FlushPuts(size_t want) {
     p["k" + s] = c.link;
   }
   store_.db_.Update(Q().put[k], p);
+  StopPoint("sync.batch", ++batches_);
   puts_.erase(puts_.begin(), puts_.begin() + static_cast<ptrdiff_t>(n));
   written_ += n;
   if (after_batch_) after_batch_(written_);
@@ -172,6 +174,7 @@ void ItemStateStore::Writer::FlushDrops(size_t want) {
   SqlParams p{{"feed", store_.feed_}};
   for (size_t i = 0; i < n; ++i) p["i" + std::to_string(i)] = drops_[i];
   store_.db_.Update(Q().drop[k], p);
+  StopPoint("sync.batch", ++batches_);
   drops_.erase(drops_.begin(), drops_.begin() + static_cast<ptrdiff_t>(n));
   written_ += n;
   if (after_batch_) after_batch_(written_);

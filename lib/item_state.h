@@ -79,6 +79,7 @@ class ItemStateStore {
     std::vector<ItemChange> puts_;
     std::vector<int64_t> drops_;
     size_t written_ = 0;
+    long batches_ = 0;  // statements written (StopPoint "sync.batch")
   };
 
   // The records a response lists at `now`: items created or modified at or

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "renderer.h"
 #include "state.h"
+#include "stop_point.h"
 
 namespace feed {
 namespace {
@@ -171,6 +172,7 @@ SyncReport MsnFeed::SyncLocked(ReplicaSet& servers, const ReplicaSet::Source& so
   ItemStateStore::Reader state(store, std::min<size_t>(2000, static_cast<size_t>(c.fetch_rows)));
   ItemStateStore::Writer writer(store, after_batch);
   report.counts = MergeItems(board, state, writer, now);
+  StopPoint("sync.merged");
   report.retired = store.DropTakeDownsBefore(now - c.retention_days * kDay + 1);
   // Asked after the board was read: its rows are no newer than this, and
   // the next sync reads from a server that has reached it.

@@ -13,6 +13,7 @@
 #include <ctime>
 
 #include "error.h"
+#include "stop_point.h"
 
 namespace feed {
 namespace {
@@ -122,7 +123,10 @@ void Spool::Write(std::string_view bytes) {
   size_ += bytes.size();
   if (fd_ < 0 && memory_.size() <= memory_limit_) return;
   if (fd_ < 0) Spill();
-  if (memory_.size() >= kFileBuffer) FlushToFile();
+  if (memory_.size() >= kFileBuffer) {
+    FlushToFile();
+    StopPoint("spool.file");
+  }
 }
 
 void Spool::FlushToFile() {
@@ -143,6 +147,7 @@ void Spool::CopyTo(Sink& out) {
     if (n < 0) Fail("cannot read back", name_);
     if (n == 0) break;
     out.Write(std::string_view(buf.data(), static_cast<size_t>(n)));
+    StopPoint("send.body");
     at += n;
   }
 }

@@ -21,7 +21,8 @@
 # path; not set when CONFIG is ''), each of FEED_DB_HOST FEED_DB_PORT
 # FEED_DB_SOCKET FEED_DB_USER FEED_DB_PASSWORD FEED_DB_NAME FEED_SECRET, TZ
 # (if not empty), ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS that is set when
-# apache.sh starts, plus what mod_fcgid adds itself. Apache itself starts
+# apache.sh starts, plus FEED_STOP_AT when set (a test's kill point,
+# lib/stop_point.h) and what mod_fcgid adds itself. Apache itself starts
 # with a clean environment (env -i). As root, Apache and feed.fcgi run as
 # www-data; DIR, ROOT and CONFIG must then be reachable by www-data: folders
 # under /tmp are opened (chmod) as needed, elsewhere it is an error.
@@ -34,7 +35,7 @@ die() { echo "apache.sh: $*" >&2; exit 1; }
 usage() { sed -n '4,6p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 PASS_ENV=(FEED_DB_HOST FEED_DB_PORT FEED_DB_SOCKET FEED_DB_USER FEED_DB_PASSWORD
-          FEED_DB_NAME FEED_SECRET TZ ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS)
+          FEED_DB_NAME FEED_SECRET TZ ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS FEED_STOP_AT)
 MODULES=/usr/lib/apache2/modules
 
 CMD=${1:-}
