@@ -325,6 +325,7 @@ void Response::Finish() {
       moved.Add("Content-Length", "0");
       SendHead(moved);
     } else if (spool_) {
+      spool_->Flush();  // the whole body in its file before the head goes out
       h.Add("Content-Length", std::to_string(spool_->size()));
       SendHead(h);
       spool_->CopyTo(out_);
@@ -349,6 +350,9 @@ void Response::Error(int status, std::string_view message,
                      const std::vector<std::pair<std::string, std::string>>& extra) {
   gzip_.reset();
   spool_.reset();
+  // A line of text, held in memory: an error is answered even when the
+  // spool folder has no room (the 503 that says so).
+  delivery_.memory_limit = SIZE_MAX;
   ResponseHead h;
   h.status = status;
   h.Add("Content-Type", "text/plain; charset=utf-8");

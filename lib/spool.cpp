@@ -20,8 +20,10 @@ namespace {
 constexpr size_t kFileBuffer = 64 * 1024;
 constexpr time_t kOrphanAge = 60;  // seconds before a dead process's file goes
 
+// kFull when there is no room (the request is answered 503 and may be
+// asked again), else kInternal.
 [[noreturn]] void Fail(const std::string& what, const std::string& path) {
-  throw InternalError("spool " + path + ": " + what + ": " + std::strerror(errno));
+  throw FileError("spool " + path + ": " + what, errno, "the spool folder");
 }
 
 // The pid in "feed-PID-N", or 0.
@@ -123,6 +125,10 @@ void Spool::Write(std::string_view bytes) {
   if (fd_ < 0 && memory_.size() <= memory_limit_) return;
   if (fd_ < 0) Spill();
   if (memory_.size() >= kFileBuffer) FlushToFile();
+}
+
+void Spool::Flush() {
+  if (fd_ >= 0) FlushToFile();
 }
 
 void Spool::FlushToFile() {
@@ -230,7 +236,8 @@ std::string RedirectDir::Publish(Spool& body, const std::string& extension, int6
     const int saved = errno;
     ::unlink(from.c_str());
     errno = saved;
-    Fail("cannot move into redirect_dir " + dir_ + " (spool_dir must be on the same file system)", from);
+    if (errno == EXDEV) Fail("cannot move into redirect_dir " + dir_ + " (spool_dir must be on the same file system)", from);
+    throw FileError("cannot move " + from + " into redirect_dir " + dir_, errno, "the redirect folder");
   }
   if (!url_.empty()) return url_ + "/" + name;
   const std::string folder = script_name.substr(0, script_name.rfind('/') == std::string::npos ? 0 : script_name.rfind('/'));

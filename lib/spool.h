@@ -26,7 +26,9 @@
 namespace feed {
 
 // Writes all `n` bytes at `p` to `fd` (retrying short writes); throws
-// FeedError(kInternal) naming `path` when it cannot.
+// FeedError naming `path` when it cannot: kFull when the folder has no room
+// (full, over quota, read-only; reason "the spool folder is full"), else
+// kInternal.
 void WriteAll(int fd, const char* p, size_t n, const std::string& path);
 
 // The files a process named to the web server, removed once the web server
@@ -108,8 +110,8 @@ class RedirectDir {
   // returns the URL of the new one: under `url`, or with `url` "" under
   // the folder of `script_name` (the request's SCRIPT_NAME,
   // "/cgi-bin/feed.fcgi") and the folder's own name ("/cgi-bin/feed-out").
-  // The Spool no longer owns the body. Throws FeedError(kInternal) when the
-  // file cannot be placed.
+  // The Spool no longer owns the body. Throws FeedError when the file
+  // cannot be placed (kFull when for want of room, as Spool::Write).
   std::string Publish(Spool& body, const std::string& extension, int64_t now, const std::string& script_name);
   // Removes the folder's published files older than `lifetime` at `now`
   // (by their modification time); returns how many.
@@ -127,9 +129,15 @@ class Spool : public Sink {
   Spool(const Spool&) = delete;
   Spool& operator=(const Spool&) = delete;
 
-  // Throws FeedError(kInternal) when the file cannot be written (a full
-  // disk): the response then fails before anything was sent.
+  // Throws FeedError(kFull) when the file cannot be written for want of
+  // room (a full disk, a quota, a read-only folder; kInternal for anything
+  // else): the response then fails before anything was sent, a 503 with
+  // Retry-After, and the file made so far is removed.
   void Write(std::string_view bytes) override;
+  // Writes the bytes held in memory to the file, when the body has one:
+  // call before the head goes out, so that a write that fails (no room)
+  // still fails before anything was sent. Throws as Write.
+  void Flush() override;
   uint64_t size() const { return size_; }
   bool in_memory() const { return fd_ < 0; }
 
