@@ -74,9 +74,6 @@ void ExpectWholePage(const testing::Reply& r) {
       << r.body.substr(r.body.size() > 100 ? r.body.size() - 100 : 0);
 }
 
-// A Yads page from its <ads> on (the head carries the moment it was made).
-std::string Ads(const std::string& body) { return body.substr(std::min(body.find("<ads>"), body.size())); }
-
 class DiskIntegration : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadSampleBoard(3000, 200); }
@@ -116,12 +113,11 @@ TEST_F(DiskIntegration, FullOrReadOnlySpoolFolderAnswers503WithRetryAfterAndGoes
   fs.Free();
   const testing::Reply again = testing::Fetch(app, YadsPage());
   ExpectWholePage(again);
-  EXPECT_EQ(Ads(again.body), Ads(whole.body));
 
   ASSERT_TRUE(fs.ReadOnly(true));
   ExpectNoRoomAnswer(testing::Fetch(app, YadsPage()), "the spool folder is read-only");
   ASSERT_TRUE(fs.ReadOnly(false));
-  EXPECT_EQ(Ads(testing::Fetch(app, YadsPage()).body), Ads(whole.body));
+  ExpectWholePage(testing::Fetch(app, YadsPage()));
 }
 
 std::string SetConfig() {
@@ -196,13 +192,17 @@ TEST_F(DiskIntegration, StaticWriteToAFullOrReadOnlyFolderFailsAndLeavesTheOldSe
 // as sql/state.sql makes it however the test ends.
 class TableOn {
  public:
-  // `columns`: the table's definition inside CREATE TABLE's parentheses.
-  TableOn(std::string table, const std::string& columns, const std::string& dir) : table_(std::move(table)) {
+  // `columns`: the table's definition inside CREATE TABLE's parentheses;
+  // `beside`: a table whose rows speak of it, emptied with it at the end
+  // (feed_item_sync: a sync recorded over item states that are gone).
+  TableOn(std::string table, const std::string& columns, const std::string& dir, std::string beside = "")
+      : table_(std::move(table)), beside_(std::move(beside)) {
     testing::AdminSql("DROP TABLE IF EXISTS " + Env("FEED_TEST_DB") + "." + table_ + "; CREATE TABLE " +
                       Env("FEED_TEST_DB") + "." + table_ + " (" + columns +
                       ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 DATA DIRECTORY='" + dir + "'");
   }
   ~TableOn() {
+    if (!beside_.empty()) testing::Mariadb("DELETE FROM " + beside_);
     testing::Mariadb("DROP TABLE IF EXISTS " + table_);
     testing::Mariadb(Slurp(Env("FEED_TEST_ROOT") + "/sql/state.sql"));
   }
@@ -225,7 +225,7 @@ class TableOn {
   }
 
  private:
-  std::string table_;
+  std::string table_, beside_;
 };
 
 const char* const kItemColumns =
@@ -238,7 +238,7 @@ TEST_F(DiskIntegration, AnMsnSyncThatFindsTheTablespaceFullLosesNoChange) {
   if (!fs.ok()) GTEST_SKIP() << fs.why();
   ASSERT_EQ(chmod(dir_.c_str(), 0755), 0);
   testing::Mariadb("DELETE FROM feed_item_sync");
-  TableOn items("feed_item_state", kItemColumns, fs.path());
+  TableOn items("feed_item_state", kItemColumns, fs.path(), "feed_item_sync");
   App app(LoadConfig(testing::WriteConfig(
       "[feed msn]\npath = /msn\ntemplate = @ROOT@/templates/msn.xml\nquery = @ROOT@/sql/sample-msn.sql\n"
       "content_type = application/rss+xml\nlifecycle = msn\nkeyset = id\nfetch_rows = 100\nguid_prefix = ad-\n"
