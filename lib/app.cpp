@@ -357,7 +357,8 @@ int App::Answer(const Request& req, Sink& out, bool live, FeedReport* report, st
     }
     int status = HttpStatus(e.kind());
     if (status >= 500 && status != 503) log_(std::string("error: ") + e.what());
-    if (status == 503) log_(std::string("database unavailable: ") + e.what());
+    if (e.kind() == ErrorKind::kFull) log_(std::string("no room to write: ") + e.what());
+    else if (status == 503) log_(std::string("database unavailable: ") + e.what());
     try {
       if (status == 503) {
         resp.Error(503, (e.reason().empty() ? "the database is unavailable" : e.reason()) + "; try again later",

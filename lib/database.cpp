@@ -64,6 +64,10 @@ bool UsesTls(sql::Statement* st) {
   return r->next() && !std::string(r->getString(2)).empty();
 }
 
+// The server has no room for a write: 1114 "The table is full" (InnoDB's
+// tablespace at its size, or its disk full), 1021 "Disk full".
+bool IsFullError(const sql::SQLException& e) { return e.getErrorCode() == 1114 || e.getErrorCode() == 1021; }
+
 FeedError Lost(const sql::SQLException& e) { return Unavailable(std::string("database connection lost: ") + e.what()); }
 
 }  // namespace
@@ -222,6 +226,10 @@ auto Database::WithRetry(const SqlQuery& query, Fn fn) {
     try {
       return fn(s);
     } catch (const sql::SQLException& e) {
+      if (IsFullError(e)) {
+        throw FeedError(ErrorKind::kFull, query.Where(e.what()) + "query failed: " + e.what(),
+                        "the database's tablespace is full");
+      }
       if (!IsConnectionError(e)) throw InternalError(query.Where(e.what()) + "query failed: " + e.what());
       Disconnect();
       // A connection that was already open may have been closed by the

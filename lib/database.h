@@ -4,7 +4,9 @@
 // opened again (statements re-prepared) on the next call, so a database
 // restart needs no process restart. Every sql::SQLException stops here and
 // becomes a FeedError: kUnavailable when the server cannot be reached or the
-// connection broke, kInternal for anything else (a mapping error).
+// connection broke, kFull when a write finds no room (error 1114 "The
+// table is full", 1021 "Disk full"), kInternal for anything else (a
+// mapping error).
 #pragma once
 
 #include <cstddef>

@@ -52,9 +52,7 @@ class FileWriter : public Sink {
   }
 
  private:
-  [[noreturn]] void Fail(const char* what) {
-    throw InternalError(std::string(what) + " " + path_ + ": " + std::strerror(errno));
-  }
+  [[noreturn]] void Fail(const char* what) { throw FileError(std::string(what) + " " + path_, errno, "the set's folder"); }
   std::string path_;
   FILE* f_;
 };
@@ -94,7 +92,7 @@ class NewFolder {
     std::error_code ec;
     std::filesystem::remove_all(tmp_, ec);
     if (mkdir(tmp_.c_str(), 0755) != 0) {
-      throw InternalError("cannot create " + tmp_ + ": " + std::strerror(errno));
+      throw FileError("cannot create " + tmp_, errno, "the set's folder");
     }
   }
   ~NewFolder() {
@@ -128,7 +126,7 @@ class NewFolder {
     if (renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0)
       return StopPoint("write.swapped");
     if (errno == ENOENT && rename(tmp_.c_str(), dir_.c_str()) == 0) return StopPoint("write.swapped");
-    throw InternalError("cannot swap " + tmp_ + " into " + dir_ + ": " + std::strerror(errno));
+    throw FileError("cannot swap " + tmp_ + " into " + dir_, errno, "the set's folder");
   }
 
  private:
@@ -143,7 +141,7 @@ class NewFolder {
     const bool ok = fd >= 0 && fsync(fd) == 0;
     const int err = errno;
     if (fd >= 0) close(fd);
-    if (!ok) throw InternalError("cannot write " + path + ": " + std::strerror(err));
+    if (!ok) throw FileError("cannot write " + path, err, "the set's folder");
   }
 
   std::string dir_, tmp_;

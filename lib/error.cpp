@@ -1,5 +1,8 @@
 #include "error.h"
 
+#include <cerrno>
+#include <cstring>
+
 namespace feed {
 
 int HttpStatus(ErrorKind kind) {
@@ -12,6 +15,7 @@ int HttpStatus(ErrorKind kind) {
       return 405;
     case ErrorKind::kUnavailable:
     case ErrorKind::kBusy:
+    case ErrorKind::kFull:
       return 503;
     case ErrorKind::kConfig:
     case ErrorKind::kClientGone:
@@ -19,6 +23,20 @@ int HttpStatus(ErrorKind kind) {
       return 500;
   }
   return 500;
+}
+
+FeedError FileError(const std::string& message, int err, const std::string& what) {
+  const std::string m = message + ": " + std::strerror(err);
+  switch (err) {
+    case ENOSPC:
+      return {ErrorKind::kFull, m, what + " is full"};
+    case EDQUOT:
+      return {ErrorKind::kFull, m, what + " is over its disk quota"};
+    case EROFS:
+      return {ErrorKind::kFull, m, what + " is read-only"};
+    default:
+      return InternalError(m);
+  }
 }
 
 const char* HttpReason(int status) {

@@ -19,6 +19,9 @@ enum class ErrorKind {
   kClientGone,        // writing to the client failed: it went away
   kBusy,              // another run holds the job's lock (a static write's
                       // folder, a feed's sync): nothing was done; 503
+  kFull,              // no room to write: a folder is full, over its disk or
+                      // inode quota, or read-only, or the database's
+                      // tablespace is full; passes when space returns: 503
   kInternal,          // anything else; a bug or a server-side fault
 };
 
@@ -45,6 +48,13 @@ inline FeedError Unavailable(const std::string& m, const std::string& reason = "
 inline FeedError ConfigError(const std::string& m) { return {ErrorKind::kConfig, m}; }
 inline FeedError Busy(const std::string& m) { return {ErrorKind::kBusy, m}; }
 inline FeedError InternalError(const std::string& m) { return {ErrorKind::kInternal, m}; }
+
+// A failed call on a file: `message` followed by strerror(err). kFull when
+// `err` says there is no room (ENOSPC, EDQUOT: disk or inode quota; EROFS:
+// the folder turned read-only), its reason then "`what` is full" (or "is
+// over its quota", "is read-only"), `what` naming the place for a client
+// ("the spool folder"); kInternal for any other err.
+FeedError FileError(const std::string& message, int err, const std::string& what);
 
 // The HTTP status code and reason phrase for an error kind (kConfig and
 // kInternal both map to 500).

@@ -15,7 +15,7 @@ namespace feed {
 
 FolderLock::FolderLock(const std::string& dir) : path_(PathFor(dir)) {
   fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw InternalError("cannot create the lock file " + path_ + ": " + std::strerror(errno));
+  if (fd_ < 0) throw FileError("cannot create the lock file " + path_, errno, "the set's folder");
   int rc;
   while ((rc = flock(fd_, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {
   }
@@ -42,7 +42,7 @@ FolderLock::FolderLock(const std::string& dir) : path_(PathFor(dir)) {
     close(fd_);  // releases the lock
     fd_ = -1;
     acquired_ = false;
-    throw InternalError("cannot write " + path_ + ": " + std::strerror(err));
+    throw FileError("cannot write " + path_, err, "the set's folder");
   }
 }
 

@@ -320,6 +320,7 @@ void Response::Finish() {
       StopPoint("handoff.moved");
       SendHead(moved);
     } else if (spool_) {
+      spool_->Flush();  // the whole body in its file before the head goes out
       h.Add("Content-Length", std::to_string(spool_->size()));
       SendHead(h);
       spool_->CopyTo(out_);
@@ -344,6 +345,9 @@ void Response::Error(int status, std::string_view message,
                      const std::vector<std::pair<std::string, std::string>>& extra) {
   gzip_.reset();
   spool_.reset();
+  // A line of text, held in memory: an error is answered even when the
+  // spool folder has no room (the 503 that says so).
+  delivery_.memory_limit = SIZE_MAX;
   ResponseHead h;
   h.status = status;
   h.Add("Content-Type", "text/plain; charset=utf-8");

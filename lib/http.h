@@ -179,7 +179,8 @@ class Response : public Sink {
   bool sent() const { return sent_; }
   int status() const { return status_; }
   // A one-line text/plain answer: 4xx, 503 (with Retry-After) or 500.
-  // REQUIRES: !sent(); a spooled body begun is dropped.
+  // REQUIRES: !sent(); a spooled body begun is dropped. The line is held
+  // in memory, never in the spool folder (which may be the one full).
   void Error(int status, std::string_view message, const std::vector<std::pair<std::string, std::string>>& extra = {});
 
  private:

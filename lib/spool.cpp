@@ -21,8 +21,10 @@ namespace {
 constexpr size_t kFileBuffer = 64 * 1024;
 constexpr time_t kOrphanAge = 60;  // seconds before a dead process's file goes
 
+// kFull when there is no room (the request is answered 503 and may be
+// asked again), else kInternal.
 [[noreturn]] void Fail(const std::string& what, const std::string& path) {
-  throw InternalError("spool " + path + ": " + what + ": " + std::strerror(errno));
+  throw FileError("spool " + path + ": " + what, errno, "the spool folder");
 }
 
 // The pid in "feed-PID-N", or 0.
@@ -127,6 +129,10 @@ void Spool::Write(std::string_view bytes) {
     FlushToFile();
     StopPoint("spool.file");
   }
+}
+
+void Spool::Flush() {
+  if (fd_ >= 0) FlushToFile();
 }
 
 void Spool::FlushToFile() {
@@ -285,7 +291,7 @@ void RedirectDir::Declare(const std::string& lines) {
     text += lines;
     const std::string tmp = path + ".new-" + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) Fail("cannot write", tmp);
+    if (fd < 0) throw FileError("cannot write " + tmp, errno, "the redirect folder");
     const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     const int saved = errno;
     ::close(fd);
@@ -293,8 +299,7 @@ void RedirectDir::Declare(const std::string& lines) {
     if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
       const int err = errno;
       ::unlink(tmp.c_str());
-      errno = err;
-      Fail("cannot write", path);
+      throw FileError("cannot write " + path, err, "the redirect folder");
     }
   }
 }
@@ -316,7 +321,8 @@ std::string RedirectDir::Publish(Spool& body, const std::string& content_type, i
     const int saved = errno;
     ::unlink(from.c_str());
     errno = saved;
-    Fail("cannot move into redirect_dir " + dir_ + " (spool_dir must be on the same file system)", from);
+    if (errno == EXDEV) Fail("cannot move into redirect_dir " + dir_ + " (spool_dir must be on the same file system)", from);
+    throw FileError("cannot move " + from + " into redirect_dir " + dir_, errno, "the redirect folder");
   }
   if (!url_.empty()) return url_ + "/" + name;
   const std::string folder = script_name.substr(0, script_name.rfind('/') == std::string::npos ? 0 : script_name.rfind('/'));

@@ -26,7 +26,9 @@
 namespace feed {
 
 // Writes all `n` bytes at `p` to `fd` (retrying short writes); throws
-// FeedError(kInternal) naming `path` when it cannot.
+// FeedError naming `path` when it cannot: kFull when the folder has no room
+// (full, over quota, read-only; reason "the spool folder is full"), else
+// kInternal.
 void WriteAll(int fd, const char* p, size_t n, const std::string& path);
 
 // The files a process named to the web server, removed once the web server
@@ -122,7 +124,8 @@ class RedirectDir {
   // .htaccess is given the mod_mime lines that make Apache send it with
   // that Content-Type (MimeLines), appended once, in one rename, to what
   // the file holds. The Spool no longer owns the body. Throws
-  // FeedError(kInternal) when the file cannot be placed.
+  // FeedError when the file cannot be placed (kFull when for want of
+  // room, as Spool::Write).
   std::string Publish(Spool& body, const std::string& content_type, int64_t now, const std::string& script_name);
   // Removes the folder's published files older than `lifetime` at `now`
   // (by their modification time); returns how many.
@@ -142,9 +145,15 @@ class Spool : public Sink {
   Spool(const Spool&) = delete;
   Spool& operator=(const Spool&) = delete;
 
-  // Throws FeedError(kInternal) when the file cannot be written (a full
-  // disk): the response then fails before anything was sent.
+  // Throws FeedError(kFull) when the file cannot be written for want of
+  // room (a full disk, a quota, a read-only folder; kInternal for anything
+  // else): the response then fails before anything was sent, a 503 with
+  // Retry-After, and the file made so far is removed.
   void Write(std::string_view bytes) override;
+  // Writes the bytes held in memory to the file, when the body has one:
+  // call before the head goes out, so that a write that fails (no room)
+  // still fails before anything was sent. Throws as Write.
+  void Flush() override;
   uint64_t size() const { return size_; }
   bool in_memory() const { return fd_ < 0; }
 

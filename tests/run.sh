@@ -215,7 +215,7 @@ fi
 export FEED_TEST_OUTPUT=$ROOT/build/test-output
 mkdir -p "$FEED_TEST_OUTPUT"
 export FEED_TEST_STATUS_TOKEN=$STATUS_TOKEN FEED_TEST_NGINX_URL=http://127.0.0.1:$NGINX_PORT/cgi-bin/feed.fcgi
-export FEED_TEST_APACHE_LOG=$WORK/apache/log/apache-error.log
+export FEED_TEST_APACHE_LOG=$WORK/apache/log/apache-error.log FEED_TEST_SITE=$SITE
 export FEED_TEST_ROOT=$ROOT FEED_TEST_SOCKET=$SOCKET FEED_TEST_DB=sample_test \
        FEED_TEST_DB_DIR=$WORK/db FEED_TEST_URL=http://127.0.0.1:$PORT/cgi-bin/feed.fcgi
 export FEED_TEST_BIN=$ROOT/build/feed.fcgi

@@ -30,6 +30,7 @@ PACKAGES=(
     libxml2-utils               # xmllint: sitemaps checked against the sitemaps.org XSDs
     chromium                    # the status page, tested in a real browser (headless)
     nlohmann-json3-dev          # tests read the status page's JSON with a parser of their own
+    xfsprogs                    # mkfs.xfs, xfs_quota: the web user's disk quota on a test file system (EDQUOT)
 )
 PACKAGES+=("$@")
 
