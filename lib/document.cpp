@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "ascii.h"
 #include "datetime.h"
 #include "error.h"
@@ -264,7 +266,8 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
   DocumentValues doc;
   doc.name = c.name;
   doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
-  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(*state.newest))
+  // Never after now: a row stamped ahead (a board's clock ahead) says now.
+  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(std::min(*state.newest, clock.Now())))
                              : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
   StartingSink body(resp, head, gzip);
   static_cast<RenderReport&>(*report) =
