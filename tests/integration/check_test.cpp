@@ -192,7 +192,8 @@ TEST_F(CheckIntegration, AnInvalidSitemapIsAFindingAtTheTemplatesLine) {
 TEST_F(CheckIntegration, AMalformedLastmodIsAFinding) {
   const std::string sql = Edited("sql/sample-sitemap-ads.sql", "l.updated                                 AS lastmod",
                                  "DATE_FORMAT(l.updated, '%d.%m.%Y') AS lastmod", ".sql");
-  const std::string tmpl = Edited("templates/sitemap.xml", "{lastmod|rfc3339}", "{lastmod}", ".xml");
+  const std::string tmpl = Edited("templates/sitemap.xml", "<lastmod feed:if=\"lastmod|rfc3339\">{lastmod|rfc3339}",
+                                  "<lastmod feed:if=\"lastmod\">{lastmod}", ".xml");
   CheckRun r = Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = "
                                           "@ROOT@/templates/sitemap-index.xml\nsections = ads\n"
                                           "publish_url = http://doska.example/feeds\n[feed ads]\ntemplate = " +
