@@ -232,6 +232,7 @@ void App::Dispatch(const Request& req, Response& resp, FeedReport* report, std::
 }
 
 void App::Log(const std::string& name, const FeedReport& report) {
+  for (const std::string& n : report.notes) log_("feed " + name + ": " + n);
   if (report.dropped) {
     std::string items;
     for (const std::string& s : report.dropped_items) items += (items.empty() ? "" : "; ") + s;

@@ -460,7 +460,7 @@ std::string Duration(int64_t seconds) {
 
 std::string RunStartUnfit(int64_t run_start, int64_t now, int64_t max_age) {
   // `now` is a real moment and max_age at most weeks: neither sum overflows.
-  if (run_start < now - max_age) return "began more than " + Duration(max_age) + " ago";
+  if (run_start < now - max_age - kClockStepAllowance) return "began more than " + Duration(max_age) + " ago";
   if (run_start > now + kRunStartAhead) return "starts more than " + Duration(kRunStartAhead) + " from now";
   return "";
 }

@@ -90,10 +90,19 @@ constexpr int64_t kRunStartAhead = 86400;
 // position packs its run start relative to the moment it is decoded at.
 constexpr int64_t kMaxRunSecondsLimit = 31 * 86400;
 
+// How much longer than its max_run_seconds a run's tokens are taken: the
+// web server's clock stepped forward (an NTP correction, a host's clock put
+// right) makes a run look older than it is, and a robot half-way through a
+// dump must not be sent back to its start by it (issue #22). A clock
+// stepped back makes the run start look ahead of now: kRunStartAhead
+// covers that.
+constexpr int64_t kClockStepAllowance = 3600;
+
 // Why a decoded token cannot continue a run this feed is still serving, as
 // the rest of a sentence "a run that ...", or "" when it can: its start lies
-// more than `max_age` seconds before `now` or more than kRunStartAhead after
-// it. `run_start` and `now` are NaiveSeconds of site time; the MAC says
+// more than `max_age` + kClockStepAllowance seconds before `now` or more
+// than kRunStartAhead after it (the message names `max_age`, the run's
+// validity as the owner set it). `run_start` and `now` are NaiveSeconds of site time; the MAC says
 // only that this feed wrote the token, not when, and a token made with a
 // leaked secret may carry any start.
 std::string RunStartUnfit(int64_t run_start, int64_t now, int64_t max_age);

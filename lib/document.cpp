@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "ascii.h"
 #include "datetime.h"
 #include "error.h"
@@ -104,8 +106,16 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, ReplicaSet& servers,
 void DocumentFeed::RecordVisit(Database& db, int64_t run_start, FeedReport* report) const {
   const FeedConfig& c = feed_.config();
   try {
-    StateStore(db).RecordVisit(c.robot, c.name, FormatSqlDateTime(FromNaiveSeconds(run_start - c.settle_seconds)),
-                               FormatSqlDateTime(FromNaiveSeconds(run_start)));
+    StateStore store(db);
+    // Never past the database's clock (the header says why).
+    const int64_t server_now = NaiveSeconds(feed_.zone().FromUnix(store.ServerNow()));
+    if (run_start > server_now) {
+      report->notes.push_back("the web server's clock is " + std::to_string(run_start - server_now) +
+                              " s ahead of the database's: the robot's visit was recorded at the database's time");
+      run_start = server_now;
+    }
+    store.RecordVisit(c.robot, c.name, FormatSqlDateTime(FromNaiveSeconds(run_start - c.settle_seconds)),
+                      FormatSqlDateTime(FromNaiveSeconds(run_start)));
     report->visit_recorded = true;
   } catch (const FeedError& e) {
     // The feed was delivered; the robot will get these rows again.
@@ -258,7 +268,8 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
   DocumentValues doc;
   doc.name = c.name;
   doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
-  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(*state.newest))
+  // Never after now: a row stamped ahead (a board's clock ahead) says now.
+  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(std::min(*state.newest, clock.Now())))
                              : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
   StartingSink body(resp, head, gzip);
   static_cast<RenderReport&>(*report) =

@@ -7,7 +7,8 @@
 // with a continue token that carries the run's start and the keyset
 // position of the last row taken. A token is answered 400 unless it
 // decodes (this feed, this since-moment, this secret), its run began at
-// most max_run_seconds ago and at most kRunStartAhead ahead, and its
+// most max_run_seconds (+ kClockStepAllowance, a clock stepped forward)
+// ago and at most kRunStartAhead ahead (a clock stepped back), and its
 // position fits the keyset's columns (Keyset::Unfit).
 //
 // A robot's feed (since = robot NAME) records, after a response to that
@@ -15,6 +16,14 @@
 // last visit; nobody else moves it. The next visit starts after the visit
 // before that one (overlap_visits = 1), since a cut the program cannot see
 // (the web server sending a spooled body) must not lose the rows it held.
+// The clock (issue #22): a record never moves back (a visit at a clock
+// stepped back moves nothing, StateStore::RecordVisit), and never past the
+// database server's own clock, the one clock every node and every writer
+// of the board's rows shares: a visit whose run started later than the
+// database's now (the web server's clock ahead) is recorded at the
+// database's now, less settle_seconds, and the step is logged. Recording
+// the web server's moment would skip, in the next visit, every row the
+// board writes before the real clock reaches it.
 //
 // A feed with query_full walks a request with no since-moment through that
 // second feed (FullWalkOf): its query, keyset and state query; the same
@@ -62,6 +71,7 @@ struct FeedReport : RenderReport {
   std::string read_from;                  // the server the rows came from: "primary" or a replica's name
   std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
   bool made_ahead = false;                // the page was made before its request (page_ahead.h)
+  std::vector<std::string> notes;         // what the owner should know (logged): a clock ahead
 };
 
 class DocumentFeed {

@@ -193,6 +193,13 @@ std::string DocumentSet::PlanIdentity(const Feed& f) const {
   return Hex64(SipHash24(0x706c616e, 0x6964656e74, s));
 }
 
+// A plan is due for a refresh once refresh_seconds old, or when it was
+// made "after now" (the clock stepped back since): else it would be kept
+// for the step's length beyond refresh_seconds.
+bool DocumentSet::Due(const PartPlan& plan, int64_t now) const {
+  return now < plan.planned || now - plan.planned >= config_.refresh_seconds;
+}
+
 PartPlan DocumentSet::Plan(ReplicaSet& servers, const Clock& clock, size_t section, bool refresh) {
   Feed& f = *sections_[section];
   // Plans are read and written on the primary: every node serves the same
@@ -200,7 +207,7 @@ PartPlan DocumentSet::Plan(ReplicaSet& servers, const Clock& clock, size_t secti
   StateStore state(servers.primary());
   const std::string identity = PlanIdentity(f);
   auto usable = [&](const std::optional<PartPlan>& p) {
-    return p && p->identity == identity && (!refresh || clock.Now() - p->planned < config_.refresh_seconds);
+    return p && p->identity == identity && (!refresh || !Due(*p, clock.Now()));
   };
   std::optional<PartPlan> stored = state.LoadPlan(f.config().name, f.keyset().fields().size(), plan_positions_);
   if (usable(stored)) return *stored;
@@ -304,12 +311,13 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, c
   if (from_replica) {
     // Without the primary the moment these bytes were first seen is not
     // known: Last-Modified is the newest part's lastmod alone.
-    v.last_modified = Moment(newest, sections_[0]->zone());
+    // Never later than now: a row stamped ahead (a board's clock ahead).
+    if (auto m = Moment(newest, sections_[0]->zone())) v.last_modified = std::min(*m, now);
   } else if (const int64_t first_seen = StateStore(servers.primary())
                                             .StateSeen(config_.name, "index",
                                                        Hex64(SipHash24(0x696e646578, 0, body.data)), now);
              first_seen <= now) {
-    v.last_modified = std::max(Moment(newest, sections_[0]->zone()).value_or(first_seen), first_seen);
+    v.last_modified = std::min(std::max(Moment(newest, sections_[0]->zone()).value_or(first_seen), first_seen), now);
   }
   if (v.Match(req)) {
     resp.NotModified(v);
@@ -346,7 +354,7 @@ void DocumentSet::ServePart(const Request& req, const std::string& section, int 
     from_replica = PlanFromReplica(servers, s, &plan);
   }
   const PartRange* part = plan.Find(n);
-  if (!part && !from_replica && clock.Now() - plan.planned >= config_.refresh_seconds) {
+  if (!part && !from_replica && Due(plan, clock.Now())) {
     plan = Plan(servers, clock, s, /*refresh=*/true);  // a newer index may list it
     part = plan.Find(n);
   }

@@ -88,6 +88,7 @@ class DocumentSet {
   // The stored plan of a section, refreshed first when it is missing, made
   // for another mapping, or (with `refresh`) older than refresh_seconds.
   PartPlan Plan(ReplicaSet& servers, const Clock& clock, size_t section, bool refresh);
+  bool Due(const PartPlan& plan, int64_t now) const;
   // The index document for these parts (name, lastmod as the lastmod
   // column gives it, "" for none), into `out`. REQUIRES: an XML set.
   RenderReport RenderIndex(const std::vector<std::pair<std::string, std::string>>& parts, Sink& out) const;

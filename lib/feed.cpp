@@ -290,7 +290,8 @@ Feed::StateView Feed::State(Database& db, Database& seen_db, const SqlParams& pa
   // A moment past now is kept back until it comes (RFC 9110 §8.8.2.1): the
   // response then has no Last-Modified, and If-Modified-Since no say.
   if (first_seen <= *seen_at) {
-    view.validators.last_modified = std::max(view.newest.value_or(first_seen), first_seen);
+    // ...and a row stamped ahead of now (a board's clock ahead) says now.
+    view.validators.last_modified = std::min(std::max(view.newest.value_or(first_seen), first_seen), *seen_at);
   }
   return view;
 }

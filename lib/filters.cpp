@@ -56,6 +56,12 @@ std::optional<UnixTime> AsUnix(std::string_view in, const TimeZone& zone) {
   return std::nullopt;
 }
 
+}  // namespace
+
+bool IsDate(std::string_view v) { return AsInstant(v) || ParseSqlDateTime(TrimSpace(v), /*allow_date_only=*/true); }
+
+namespace {
+
 // A value that is not a date renders empty: a template marks such fields
 // required where the format needs them.
 void Date(std::string_view in, std::string& out, const TimeZone& zone) {

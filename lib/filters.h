@@ -37,6 +37,11 @@ Cp1251FilterFn FindCp1251Filter(std::string_view name);
 // The names, for error messages: "plain, trim, flag, ...".
 std::string FilterNames();
 
+// True when the date filters read `v` as a date (a DATETIME or DATE of the
+// years 1000 to 9999, or "@SECONDS"): not a zero date ("0000-00-00"),
+// NULL or anything else, which they render empty.
+bool IsDate(std::string_view v);
+
 // True when baidu_filetype knows `ext` (it writes 其他 for the others).
 bool IsKnownBaiduFileType(std::string_view ext);
 

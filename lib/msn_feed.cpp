@@ -198,7 +198,9 @@ SyncReport MsnFeed::Sync(ReplicaSet& servers, const Clock& clock, bool only_if_s
   Lock lock(store, db_config_.read_timeout, only_if_stale ? RequestLockWait(db_config_) : kCommandLockWait);
   const UnixTime now = clock.Now();
   const std::optional<SyncMark> last = store.Synced(sync_positions_);
-  if (only_if_stale && last && last->at >= now - feed_.config().settle_seconds) {
+  // A mark "after now" (the clock stepped back since) is stale too: else
+  // no request would sync for the step's length.
+  if (only_if_stale && last && last->at >= now - feed_.config().settle_seconds && last->at <= now) {
     SyncReport fresh;
     fresh.at = last->at;
     return fresh;
@@ -325,12 +327,15 @@ void MsnFeed::Serve(const Request& req, ReplicaSet& servers, std::optional<Repli
         }
       }
       row.push_back(guid);
-      row.push_back(Instant(s.modified));
+      // An item changed at a clock since stepped back is stamped after
+      // the change before it (item_lifecycle.h), which may be after now:
+      // shown as now, never in the future.
+      row.push_back(Instant(std::min(s.modified, now)));
       row.push_back(Instant(s.expires));
       row.push_back(std::to_string(served.size() + 1));
       served.push_back(std::move(row));
       listed_ids.push_back(s.id);
-      newest = std::max(newest, s.modified);
+      newest = std::max(newest, std::min(s.modified, now));
       state_text += std::to_string(s.id) + ' ' + std::to_string(s.modified) + ' ' + std::to_string(s.gone) + ' ' +
                     Instant(s.expires) + ' ' + std::to_string(s.fingerprint) + '\n';
     }

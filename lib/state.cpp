@@ -48,6 +48,7 @@ struct Queries {
       "GREATEST(VALUES(first_seen), first_seen + 1)), state = VALUES(state)");
   SqlQuery count_seen = State("SELECT COUNT(*) FROM feed_state_seen WHERE feed = :feed");
   SqlQuery drop_seen = State("DELETE FROM feed_state_seen WHERE feed = :feed ORDER BY first_seen, scope LIMIT :n");
+  SqlQuery server_now = State("SELECT UNIX_TIMESTAMP()");
   SqlQuery get_lock = State("SELECT GET_LOCK(:name, :seconds)");
   SqlQuery release_lock = State("SELECT RELEASE_LOCK(:name)");
   SqlQuery used_lock = State("SELECT IS_USED_LOCK(:name)");
@@ -98,6 +99,12 @@ std::vector<RobotVisit> StateStore::ListVisits() {
                    std::string(r.Get(4))});
   }
   return out;
+}
+
+int64_t StateStore::ServerNow() {
+  Rows r = db_.Run(Q().server_now, {});
+  if (!r.Next() || r.IsNull(0)) throw InternalError("SELECT UNIX_TIMESTAMP() gave no row");
+  return std::atoll(std::string(r.Get(0)).c_str());
 }
 
 void StateStore::RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit,

@@ -38,7 +38,7 @@ struct Op {
   size_t skip_to = 0;   // kIf: where to go when the test fails; kRepeat: the op after its body
 };
 
-enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl, kFileType };
+enum class RuleKind { kRequired, kAlnum, kMaxLen, kUrl, kFileType, kDate };
 struct Rule {
   int field;
   RuleKind kind;
@@ -301,6 +301,8 @@ class Compiler {
         r.kind = RuleKind::kUrl, r.n = 2048;
       else if (rule == "filetype")
         r.kind = RuleKind::kFileType;
+      else if (rule == "date")
+        r.kind = RuleKind::kDate;
       else if (rule.rfind("url=", 0) == 0 && rule.size() > 4 && rule.size() < 10 &&
                rule.find_first_not_of("0123456789", 4) == std::string::npos && std::stoul(rule.substr(4)) > 0)
         r.kind = RuleKind::kUrl, r.n = std::stoul(rule.substr(4));
@@ -309,7 +311,7 @@ class Compiler {
         r.kind = RuleKind::kMaxLen;
         r.n = std::stoul(rule.substr(7));
       } else {
-        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url, url=N, filetype");
+        throw Error(line, "unknown rule '" + rule + "'; known: required, alnum, maxlen=N, url, url=N, filetype, date");
       }
       rules.push_back(r);
     }
@@ -763,6 +765,8 @@ bool Passes(const Rule& r, std::string_view raw) {
       return IsAbsoluteHttpUrl(v, r.n);
     case RuleKind::kFileType:
       return IsKnownBaiduFileType(v);
+    case RuleKind::kDate:
+      return IsDate(v);
   }
   return true;
 }

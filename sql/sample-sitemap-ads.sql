@@ -3,7 +3,7 @@
 -- (:after_id, :until_id]). The page's address carries the ad's public ref.
 SELECT l.id                                      AS id,
        CONCAT(:site_url, '/ad/', l.ref, '.html') AS loc,
-       l.updated                                 AS lastmod
+       LEAST(l.updated, :now)                    AS lastmod
   FROM listing l
  WHERE l.status = 'active'
    AND l.id > :after_id

@@ -2,7 +2,7 @@
 -- active document's page, by id.
 SELECT d.id                                       AS id,
        CONCAT(:site_url, '/file/', d.id, '.html') AS loc,
-       d.updated                                  AS lastmod
+       LEAST(d.updated, :now)                     AS lastmod
   FROM document d
  WHERE d.status = 'active'
    AND d.id > :after_id

@@ -2,7 +2,7 @@
 -- resumes not past their expiry day (site time), by id.
 SELECT j.id                                      AS id,
        CONCAT(:site_url, '/job/', j.id, '.html') AS loc,
-       j.updated                                 AS lastmod
+       LEAST(j.updated, :now)                    AS lastmod
   FROM job j
  WHERE j.status = 'active'
    AND (j.expires IS NULL OR j.expires >= LEFT(:now, 10))

@@ -190,9 +190,10 @@ TEST_F(CheckIntegration, AnInvalidSitemapIsAFindingAtTheTemplatesLine) {
 
 // A lastmod the query gives as text in another form: a malformed date.
 TEST_F(CheckIntegration, AMalformedLastmodIsAFinding) {
-  const std::string sql = Edited("sql/sample-sitemap-ads.sql", "l.updated                                 AS lastmod",
+  const std::string sql = Edited("sql/sample-sitemap-ads.sql", "LEAST(l.updated, :now)                    AS lastmod",
                                  "DATE_FORMAT(l.updated, '%d.%m.%Y') AS lastmod", ".sql");
-  const std::string tmpl = Edited("templates/sitemap.xml", "{lastmod|rfc3339}", "{lastmod}", ".xml");
+  const std::string tmpl = Edited("templates/sitemap.xml", "<lastmod feed:if=\"lastmod|rfc3339\">{lastmod|rfc3339}",
+                                  "<lastmod feed:if=\"lastmod\">{lastmod}", ".xml");
   CheckRun r = Check(testing::WriteConfig("[set sitemap]\npath = /sitemap.xml\ntemplate = "
                                           "@ROOT@/templates/sitemap-index.xml\nsections = ads\n"
                                           "publish_url = http://doska.example/feeds\n[feed ads]\ntemplate = " +

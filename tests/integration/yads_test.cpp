@@ -395,9 +395,10 @@ TEST_F(YadsIntegration, ForgedTokensWithTheSecretAnswer400UnlessTheyFit) {
       {"run start 2^47 - 1", p47 - 1, {since, 1}, 400},
       {"run start -2^47", -p47, {since, 1}, 400},
       {"run start 40 days ago", now - 40 * day, {since, 1}, 400},
-      {"run start 7 days and a second ago", now - 7 * day - 1, {since, 1}, 400},
+      // max_run_seconds (7 days) and an hour for a clock stepped forward (kClockStepAllowance).
+      {"run start 7 days, an hour and a second ago", now - 7 * day - 3601, {since, 1}, 400},
       {"run start a day and a second ahead", now + day + 1, {since, 1}, 400},
-      {"run start 7 days ago", now - 7 * day, {since, 1}, 200},
+      {"run start 7 days and an hour ago", now - 7 * day - 3600, {since, 1}, 200},
       {"run start a day ahead", now + day, {since, 1}, 200},
       {"keyset at the date asked for", now, {since, 1}, 200},
   };

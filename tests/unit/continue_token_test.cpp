@@ -423,22 +423,25 @@ TEST(ContinueToken, TokensOfAnEarlierBuildStillDecode) {
 TEST(ContinueToken, RunStartMustBeRecent) {
   const int64_t now = 1796126400;  // 2026-12-01 12:00:00 as NaiveSeconds
   const int64_t week = 7 * 86400;
+  const int64_t step = 3600;  // a clock stepped forward an hour still finds the run valid
   struct Case {
     int64_t run_start, max_age;
     const char* want;  // "" when it fits
   } cases[] = {
       {now, week, ""},
       {now - week, week, ""},
-      {now - week - 1, week, "began more than 7 days ago"},
+      {now - week - step, week, ""},
+      {now - week - step - 1, week, "began more than 7 days ago"},
       {now - 40 * 86400, week, "began more than 7 days ago"},
       {now + 86400, week, ""},
       {now + 86401, week, "starts more than 1 day from now"},
       {kP47 - 1, week, "starts more than 1 day from now"},
       {-kP47, week, "began more than 7 days ago"},
-      {now - 3601, 3600, "began more than 1 hour ago"},
-      {now - 7201, 7200, "began more than 2 hours ago"},
-      {now - 5401, 5400, "began more than 5400 seconds ago"},
-      {now - 86401, 86400, "began more than 1 day ago"},
+      {now - 3600 - step, 3600, ""},
+      {now - 3601 - step, 3600, "began more than 1 hour ago"},
+      {now - 7201 - step, 7200, "began more than 2 hours ago"},
+      {now - 5401 - step, 5400, "began more than 5400 seconds ago"},
+      {now - 86401 - step, 86400, "began more than 1 day ago"},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(RunStartUnfit(c.run_start, now, c.max_age), c.want) << c.run_start << " " << c.max_age;
