@@ -52,9 +52,13 @@ struct Reply {
 };
 
 // The names in `dir` (files only).
+// The files of a folder but its .htaccess (the redirect folder's, which the
+// program keeps).
 std::set<std::string> Files(const std::string& dir) {
   std::set<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) names.insert(e.path().filename().string());
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().filename() != ".htaccess") names.insert(e.path().filename().string());
+  }
   return names;
 }
 
