@@ -45,7 +45,7 @@ UNIT_OBJ  := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
 TEST_SUPPORT_SRC := tests/support/test_env.cpp tests/support/feed_rules.cpp
 INTEG_SRC := $(wildcard tests/integration/*.cpp) $(TEST_SUPPORT_SRC)
 INTEG_OBJ := $(INTEG_SRC:%.cpp=$(BUILD)/%.o)
-E2E_SRC   := $(wildcard tests/e2e/*.cpp) $(TEST_SUPPORT_SRC)
+E2E_SRC   := $(wildcard tests/e2e/*.cpp) $(TEST_SUPPORT_SRC) tests/support/http_client.cpp
 E2E_OBJ   := $(E2E_SRC:%.cpp=$(BUILD)/%.o)
 FUZZ_SRC  := $(wildcard tests/fuzz/*_fuzz.cpp)
 

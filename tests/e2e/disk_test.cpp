@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 
+#include "http_client.h"
 #include "scratch_fs.h"
 #include "test_env.h"
 
@@ -31,58 +32,9 @@ namespace {
 using testing::Env;
 using testing::ScratchFs;
 
-struct HttpReply {
-  int status = 0;
-  std::map<std::string, std::string> headers;  // names lower-cased
-  std::string body;
-};
+using testing::HttpReply;
 
-// One HTTP/1.0 GET of `target` under FEED_TEST_URL, read to the end.
-HttpReply Get(const std::string& target) {
-  const std::string url = Env("FEED_TEST_URL");  // http://127.0.0.1:PORT/cgi-bin/feed.fcgi
-  const size_t host_at = url.find("//") + 2, path_at = url.find('/', host_at);
-  const std::string hostport = url.substr(host_at, path_at - host_at);
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(std::stoi(hostport.substr(hostport.find(':') + 1))));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  HttpReply r;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    close(fd);
-    ADD_FAILURE() << "cannot connect to " << url;
-    return r;
-  }
-  const std::string req = "GET " + url.substr(path_at) + target + " HTTP/1.0\r\nHost: " + hostport + "\r\n\r\n";
-  for (size_t sent = 0; sent < req.size();) {
-    const ssize_t n = send(fd, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    sent += static_cast<size_t>(n);
-  }
-  std::string raw;
-  char buf[65536];
-  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) raw.append(buf, static_cast<size_t>(n));
-  close(fd);
-  const size_t end = raw.find("\r\n\r\n");
-  if (end == std::string::npos) {
-    ADD_FAILURE() << "no HTTP head in: " << raw.substr(0, 200);
-    return r;
-  }
-  std::istringstream head(raw.substr(0, end));
-  std::string line;
-  std::getline(head, line);
-  r.status = std::stoi(line.substr(9, 3));
-  while (std::getline(head, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string name = line.substr(0, colon);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    r.headers[name] = line.substr(colon + 2);
-  }
-  r.body = raw.substr(end + 4);
-  return r;
-}
+HttpReply Get(const std::string& target) { return testing::Http("GET", target); }
 
 // The robot's first page: larger than spool_memory, so it goes to a file.
 const char* const kPage = "/yads";

@@ -25,6 +25,16 @@ namespace {
 using testing::Env;
 using testing::Mariadb;
 
+// The sample board's ads as a sitemap set of one section, from its shipped
+// query.
+std::string SitemapConfig() {
+  return testing::WriteConfig(
+      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = ads\n"
+      "publish_url = http://doska.example/maps\n"
+      "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\nquery = @ROOT@/sql/sample-sitemap-ads.sql\n"
+      "keyset = id\nlastmod = lastmod\nmax_items = 50000\n");
+}
+
 class RowsIntegration : public ::testing::Test {
  protected:
   void SetUp() override { testing::LoadSampleBoard(200, 100); }
@@ -182,11 +192,7 @@ TEST_F(RowsIntegration, ZeroDatesAreLeftOutOfTheDocument) {
     EXPECT_EQ(d.ads.at("ZERO2").at("date"), "2026-10-22");
   }
   const std::string id = Mariadb("SELECT id FROM listing WHERE ref = 'ZERO2'");
-  App app(LoadConfig(testing::WriteConfig(
-      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = ads\n"
-      "publish_url = http://doska.example/maps\n"
-      "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\nquery = @ROOT@/sql/sample-sitemap-ads.sql\n"
-      "keyset = id\nlastmod = lastmod\nmax_items = 50000\n")));
+  App app(LoadConfig(SitemapConfig()));
   const std::string dir = testing::TempDir("rows");
   app.WriteSet("/sitemap.xml", dir);
   const std::string xml = testing::Slurp(dir + "/sitemap-ads-1.xml");
@@ -225,12 +231,7 @@ TEST_F(RowsIntegration, NullInEverySelectedColumnLeavesTheRowOutReported) {
     for (const std::string& s : d.left_out) reported = reported || s.find("breaks required") != std::string::npos;
     EXPECT_TRUE(reported) << d.left_out.size();
   }
-  std::string sql = testing::Slurp(Env("FEED_TEST_ROOT") + "/sql/sample-sitemap-ads.sql");
-  App app(LoadConfig(testing::WriteConfig(
-      "[set sitemap]\npath = /sitemap.xml\ntemplate = @ROOT@/templates/sitemap-index.xml\nsections = ads\n"
-      "publish_url = http://doska.example/maps\n"
-      "[feed ads]\ntemplate = @ROOT@/templates/sitemap.xml\nquery = @ROOT@/sql/sample-sitemap-ads.sql\n"
-      "keyset = id\nlastmod = lastmod\nmax_items = 50000\n")));
+  App app(LoadConfig(SitemapConfig()));
   const std::string dir = testing::TempDir("rows");
   WriteReport w = app.WriteSet("/sitemap.xml", dir);
   bool reported = false;
