@@ -136,7 +136,7 @@ class Board:
         # the moments states were first seen (Last-Modified).
         with open(os.path.join(ROOT, 'sql', 'state.sql')) as f:
             self.sql(f.read(), root=True)
-        # The comments' index the Baidu feed asks for (README), safe to repeat.
+        # The comments' index the Baidu feed asks for (docs/formats/baidu.md), safe to repeat.
         with open(os.path.join(ROOT, 'sql', 'legacy-baidu-index.sql')) as f:
             self.sql(f.read(), root=True)
         self.sql("GRANT SELECT ON board.feed_robot_visit TO 'board'@'localhost';"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# What Jooble's overlapping visits cost (README, "What the Jooble feed
+# What Jooble's overlapping visits cost (docs/formats/jooble.md, "What the program
 # guarantees"): on the legacy bench board, JoobleBot visits the feed
 # VISITS times, UPDATES random vacancies changing between two visits, once
 # with overlap_visits = 0 and once with 1 (the default), through feed.fcgi

@@ -7,7 +7,7 @@
 # authentication plugins, OpenSSL, libfcgi, tinyxml2, libxml2), the
 # character set converters iconv loads, one archive of every IANA time zone,
 # and feed.fcgi: a small static launcher that starts the program with them
-# (release/launcher.c). See README, "Why a bundle".
+# (release/launcher.c). See docs/deploy.md, "Why a bundle".
 #
 #   release/make-dist.sh BINARY VERSION OUTDIR
 #

@@ -25,8 +25,8 @@ import os
 import random
 import sys
 
-# Share of rows that carry each kind of dirty data (as in the legacy board's
-# README, "Dirty data"), plus what a utf8mb4 board can hold.
+# Share of rows that carry each kind of dirty data (the dirty data legacy boards
+# hold), plus what a utf8mb4 board can hold.
 RATES = {
     'ctrl': 0.01,         # ASCII control character (\x01 \x08 \x0b \x1f): listing.body, job.description
     'tags': 0.03,         # <b>, <br>, <br />, <script>alert(1)</script>: listing.body

@@ -220,7 +220,7 @@ TEST_F(ReleaseE2e, ItsAuthenticationPluginsAreFoundInsideIt) {
 // A small shared host's limits, as CloudLinux's LVE sets them: 1 GiB of
 // address space, 20 processes, 64 open files. A full Yads dump and a
 // sitemap write of a board of 30,000 ads and 6,000 vacancies still come out
-// whole; what they took is printed (README, "Fitting a small host").
+// whole; what they took is printed (docs/deploy.md, "Fitting a small host").
 TEST_F(ReleaseE2e, AFullDumpAndASitemapWriteFitASmallHostsLimits) {
   testing::LoadSampleBoard(30000, 6000, 7, 300);
   ASSERT_EQ(Shell("mkdir -p " + Quote(root_ + "/out") + " && chown nobody " + Quote(root_ + "/out")), 0);
