@@ -13,6 +13,7 @@
 
 #include "ascii.h"
 #include "config.h"
+#include "item_rules.h"
 #include "url.h"
 #include "xml_text.h"
 
@@ -260,6 +261,7 @@ std::vector<FormatFault> CheckXmlDocument(std::string_view bytes, std::string_vi
     if (name == "urlset") Validate(x.get(), SitemapXsd(), "sitemap.xsd", &faults);
     if (name == "sitemapindex") Validate(x.get(), SiteindexXsd(), "siteindex.xsd", &faults);
   }
+  CheckItemRules(root, &faults);
   if (faults.size() > kMaxFormatFaults) faults.resize(kMaxFormatFaults);
   return faults;
 }

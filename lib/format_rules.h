@@ -8,7 +8,9 @@
 //   <urlset> or <sitemapindex> in the sitemaps.org namespace is also valid
 //   against sitemap.xsd or siteindex.xsd (libxml2's XML Schema validator;
 //   the schemas, copies of schemas/*.xsd, are built into the program, so
-//   that check needs no file beside it).
+//   that check needs no file beside it). A document of a format with no
+//   schema (Indeed, Careerjet) is held to that format's item rules
+//   (item_rules.h).
 // - A text sitemap: UTF-8, one absolute http(s) URL per line (at most 2,048
 //   characters), nothing else, at most 50,000 lines and kMaxTextPartBytes.
 //

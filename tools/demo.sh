@@ -72,6 +72,8 @@ Follow <continue> with: ...&continue=TOKEN (same date).
   $base/urls-ad-urls-1.txt                the same pages as a text sitemap (and urls-job-urls-1.txt, urls-doc-urls-1.txt)
   $base/baidu.xml                         Baidu's document sitemap (its parts: baidu-documents-1.xml, ...)
   $base/rss  $base/atom   the 50 newest ads
+  $base/msn                               MSN: what changed in the last 7 days, take-downs
+  $base/indeed  $base/careerjet   every open job, for Indeed and Careerjet
 Static sitemap files: FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini write --robots /sitemap.xml /tmp/sitemaps
 Command line:   FEED_DB_SOCKET=$sock FEED_DB_NAME=sample FEED_SECRET=\$(cat $DIR/secret) cgi-bin/feed.fcgi --config conf/sample-board.ini render /yads date='$day 00:00:00'
 Database:       mariadb --no-defaults --socket=$sock -ufeed -pfeed sample

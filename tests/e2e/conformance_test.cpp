@@ -138,12 +138,14 @@ TEST_F(ConformanceE2e, EveryFeedThroughEveryFrontKeepsItsFormatsRules) {
       Judge(front, "/rss", FeedKind::kRss, gzip);
       Judge(front, "/atom", FeedKind::kAtom, gzip);
       Judge(front, "/msn", FeedKind::kMsn, gzip);
+      Judge(front, "/indeed", FeedKind::kIndeed, gzip);
+      Judge(front, "/careerjet", FeedKind::kCareerjet, gzip);
     }
   }
-  // Plain and gzip, 15 documents besides the dump on each front, and the
+  // Plain and gzip, 17 documents besides the dump on each front, and the
   // dump in 3 pages of 1,000 ads on the test site (Apache, nginx), in one
   // of 50,000 on the shared host's release.
-  EXPECT_EQ(judged_, 2 * (2 * (15 + 3) + 2 * (15 + 1)));
+  EXPECT_EQ(judged_, 2 * (2 * (17 + 3) + 2 * (17 + 1)));
 }
 
 // The static sets `write` leaves (what Apache serves as files on a host

@@ -71,8 +71,8 @@ std::string Token() { return Env("FEED_TEST_STATUS_TOKEN"); }
 
 // The sample config's feeds, as the status page lists them: each [feed]
 // with a path, in file order, then each [set].
-const std::vector<std::string> kServed = {"yads", "jooble",  "jooble-full", "rss", "atom",
-                                          "msn",  "sitemap", "baidu",       "urls"};
+const std::vector<std::string> kServed = {"yads", "jooble", "jooble-full", "rss",     "atom",  "msn",
+                                          "indeed", "careerjet", "sitemap", "baidu", "urls"};
 
 constexpr char kProbe[] = "Mozilla/5.0 (compatible; StatusProbeBot/1.0)";
 

@@ -131,6 +131,51 @@ TEST(FeedRules, BaiduKeepsAndBreaksItsRules) {
   EXPECT_TRUE(Has(FeedFaults(FeedKind::kBaidu, set(no_download)), "no downloadUrl"));
 }
 
+std::string IndeedJob(const std::string& ref, const std::string& title = "<![CDATA[Маркетолог]]>",
+                      const std::string& url = "<![CDATA[https://doska.example/job/1.html]]>") {
+  return "<job>\n<title>" + title + "</title>\n<date><![CDATA[2026-11-30T10:00:00Z]]></date>\n<referencenumber><![CDATA[" +
+         ref + "]]></referencenumber>\n<url>" + url +
+         "</url>\n<company><![CDATA[Ромашка]]></company>\n<city><![CDATA[Київ]]></city>\n"
+         "<country><![CDATA[UA]]></country>\n<description><![CDATA[Работа]]></description>\n</job>\n";
+}
+
+std::string Indeed(const std::string& jobs) {
+  return kUtf8 + "<source>\n<publisher>Доска</publisher>\n<publisherurl>https://doska.example</publisherurl>\n"
+                 "<lastBuildDate>Wed, 02 Dec 2026 10:00:00 +0200</lastBuildDate>\n" +
+         jobs + "</source>\n";
+}
+
+TEST(FeedRules, IndeedKeepsAndBreaksItsRules) {
+  EXPECT_EQ(FeedFaults(FeedKind::kIndeed, Indeed(IndeedJob("1") + IndeedJob("2"))), std::vector<std::string>{});
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(IndeedJob("1") + IndeedJob("1"))), "sent twice"));
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(IndeedJob("1", "Маркетолог"))), "<title> is not in CDATA"));
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(IndeedJob("1", "<![CDATA[A &amp; B]]>"))), "entity reference"));
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(IndeedJob("1", "<![CDATA[]]>"))), "no title"));
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(IndeedJob("1", "<![CDATA[M]]>", "<![CDATA[/job/1]]>"))),
+                  "not an absolute URL"));
+  std::string no_city = IndeedJob("1");
+  no_city.erase(no_city.find("<city>"), no_city.find("</city>") + 8 - no_city.find("<city>"));
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(no_city)), "no city"));
+  std::string dmy = IndeedJob("1");
+  dmy.replace(dmy.find("2026-11-30T10:00:00Z"), 20, "30.11.2026");
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kIndeed, Indeed(dmy)), "neither ISO 8601 nor RFC 822"));
+}
+
+std::string CareerjetJob(const std::string& id, const std::string& location = "<location><city>Київ</city></location>") {
+  return "<job>\n<id>" + id + "</id>\n<title>Маркетолог</title>\n<url>https://doska.example/job/" + id + ".html</url>\n" +
+         location + "\n<description>Работа</description>\n</job>\n";
+}
+
+TEST(FeedRules, CareerjetKeepsAndBreaksItsRules) {
+  EXPECT_EQ(FeedFaults(FeedKind::kCareerjet, kUtf8 + "<jobs>\n" + CareerjetJob("1") + CareerjetJob("2") + "</jobs>\n"),
+            std::vector<std::string>{});
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kCareerjet, kUtf8 + "<jobs>\n" + CareerjetJob("1") + CareerjetJob("1") + "</jobs>\n"),
+                  "sent twice"));
+  EXPECT_TRUE(Has(FeedFaults(FeedKind::kCareerjet,
+                             kUtf8 + "<jobs>\n" + CareerjetJob("1", "<location><country>UA</country></location>") + "</jobs>\n"),
+                  "no location/city"));
+}
+
 TEST(FeedRules, RssAtomAndMsnKeepAndBreakTheirRules) {
   const std::string channel =
       "<channel><title>t</title><link>https://doska.example/</link><description>d</description>"

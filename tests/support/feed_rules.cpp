@@ -111,7 +111,7 @@ std::string Ns(const xmlNode* n) { return n->ns ? reinterpret_cast<const char*>(
 
 std::vector<xmlNode*> Children(const xmlNode* n) {
   std::vector<xmlNode*> out;
-  for (xmlNode* c = n->children; c; c = c->next) {
+  for (xmlNode* c = n ? n->children : nullptr; c; c = c->next) {
     if (c->type == XML_ELEMENT_NODE) out.push_back(c);
   }
   return out;
@@ -436,6 +436,72 @@ void CheckAtom(const xmlNode* root, Faults* f) {
   }
 }
 
+// The text of each child of `job` that is not in one CDATA section (the
+// whole text), by element name.
+std::vector<std::string> NotInCdata(const xmlNode* job) {
+  std::vector<std::string> out;
+  for (const xmlNode* field : Children(job)) {
+    bool cdata = false, text = false;
+    for (const xmlNode* c = field->children; c; c = c->next) {
+      if (c->type == XML_CDATA_SECTION_NODE) cdata = true;
+      if (c->type == XML_TEXT_NODE && !Matches(reinterpret_cast<const char*>(c->content), "\\s*")) text = true;
+      if (c->type == XML_ENTITY_REF_NODE) text = true;
+    }
+    if (!cdata || text) out.push_back(Name(field));
+  }
+  return out;
+}
+
+void CheckIndeed(const std::string& bytes, const xmlNode* root, Faults* f) {
+  if (Name(root) != "source") return f->Add("the root is <" + Name(root) + ">, not <source>");
+  if (const xmlNode* d = Child(root, "lastBuildDate"); d && !Matches(Text(d), kRfc822)) {
+    f->Add("lastBuildDate '" + Text(d) + "' is not RFC 822");
+  }
+  // Indeed reads no HTML entity: a text written as &...; in the bytes is
+  // one (the five XML ones included, which CDATA makes needless).
+  for (size_t amp = bytes.find('&'); amp != std::string::npos; amp = bytes.find('&', amp + 1)) {
+    size_t end = bytes.find(';', amp);
+    if (end != std::string::npos && end - amp <= 10 &&
+        Matches(bytes.substr(amp + 1, end - amp - 1), "[a-zA-Z]+[0-9]*|#[0-9]+|#x[0-9a-fA-F]+")) {
+      f->Add("an entity reference in the bytes: " + bytes.substr(amp, end - amp + 1));
+      break;
+    }
+  }
+  std::set<std::string> refs;
+  for (const xmlNode* job : Children(root, "job")) {
+    const std::string ref = Text(Child(job, "referencenumber"));
+    const std::string at = "job '" + ref + "'";
+    for (const char* field : {"title", "date", "referencenumber", "url", "company", "city", "country", "description"}) {
+      if (Matches(Text(Child(job, field)), "\\s*")) f->Add(at + ": no " + field);
+    }
+    if (!refs.insert(ref).second) f->Add(at + ": referencenumber sent twice");
+    if (!Matches(Text(Child(job, "url")), kAbsoluteUrl)) f->Add(at + ": url is not an absolute URL");
+    const std::string date = Text(Child(job, "date"));
+    if (!Matches(date, kRfc3339) && !Matches(date, kRfc822)) f->Add(at + ": date '" + date + "' is neither ISO 8601 nor RFC 822");
+    for (const std::string& name : NotInCdata(job)) f->Add(at + ": <" + name + "> is not in CDATA");
+  }
+}
+
+void CheckCareerjet(const xmlNode* root, Faults* f) {
+  if (Name(root) != "jobs") return f->Add("the root is <" + Name(root) + ">, not <jobs>");
+  std::set<std::string> ids;
+  for (const xmlNode* job : Children(root)) {
+    if (Name(job) != "job") {
+      f->Add("<jobs> holds <" + Name(job) + ">");
+      continue;
+    }
+    const std::string id = Text(Child(job, "id"));
+    const std::string at = "job '" + id + "'";
+    if (!AttrNames(job).empty()) f->Add(at + ": <job> has attributes");
+    if (id.empty() || !ids.insert(id).second) f->Add(at + ": id empty or sent twice");
+    for (const char* field : {"title", "description"}) {
+      if (Matches(Text(Child(job, field)), "\\s*")) f->Add(at + ": no " + field);
+    }
+    if (!Matches(Text(Child(job, "url")), kAbsoluteUrl)) f->Add(at + ": url is not an absolute URL");
+    if (Matches(Text(Child(Child(job, "location"), "city")), "\\s*")) f->Add(at + ": no location/city");
+  }
+}
+
 }  // namespace
 
 const char* FeedKindName(FeedKind kind) {
@@ -449,6 +515,8 @@ const char* FeedKindName(FeedKind kind) {
     case FeedKind::kRss: return "rss";
     case FeedKind::kAtom: return "atom";
     case FeedKind::kMsn: return "msn";
+    case FeedKind::kIndeed: return "indeed";
+    case FeedKind::kCareerjet: return "careerjet";
   }
   return "?";
 }
@@ -484,6 +552,8 @@ std::vector<std::string> FeedFaults(FeedKind kind, const std::string& bytes) {
     case FeedKind::kRss: CheckRss(root, false, &f); break;
     case FeedKind::kMsn: CheckRss(root, true, &f); break;
     case FeedKind::kAtom: CheckAtom(root, &f); break;
+    case FeedKind::kIndeed: CheckIndeed(bytes, root, &f); break;
+    case FeedKind::kCareerjet: CheckCareerjet(root, &f); break;
     case FeedKind::kText: break;
   }
   return f.list;

@@ -40,6 +40,15 @@
 //              each item a dcterms:modified (RFC 3339, UTC);
 //              dcterms:valid and mi:expirationDate together or neither,
 //              RFC 3339 UTC.
+//   kIndeed    UTF-8; <source> (publisher, publisherurl, lastBuildDate
+//              RFC 822, then jobs); each <job> with title, date (ISO 8601
+//              or RFC 822), referencenumber (unique), url (absolute),
+//              company, city, country and description, not empty, every
+//              field's text in CDATA, no character written as an entity
+//              reference.
+//   kCareerjet UTF-8; <jobs> of <job> with id (unique), title, url
+//              (absolute), location with city, and description, not empty;
+//              no attribute on <job>.
 #pragma once
 
 #include <string>
@@ -47,7 +56,7 @@
 
 namespace feed::testing {
 
-enum class FeedKind { kYads, kJooble, kSitemap, kSitemapIndex, kText, kBaidu, kRss, kAtom, kMsn };
+enum class FeedKind { kYads, kJooble, kSitemap, kSitemapIndex, kText, kBaidu, kRss, kAtom, kMsn, kIndeed, kCareerjet };
 
 const char* FeedKindName(FeedKind kind);
 

@@ -144,18 +144,22 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& override
   return WriteTemp(text);
 }
 
-std::optional<Config> LegacyConfig() {
-  const char* db = std::getenv("FEED_TEST_LEGACY_DB");
-  if (!db) return std::nullopt;
+Config ShippedConfig(const std::string& file, const std::string& db) {
   const std::map<std::string, std::string> env = {{"FEED_DB_SOCKET", Env("FEED_TEST_SOCKET")},
                                                   {"FEED_DB_NAME", db},
                                                   {"FEED_DB_USER", "feed"},
                                                   {"FEED_DB_PASSWORD", "feed"},
                                                   {"FEED_SECRET", "legacy-board-test-secret"}};
   for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  Config c = LoadConfig(Env("FEED_TEST_ROOT") + "/conf/legacy-board.ini");
+  Config c = LoadConfig(Env("FEED_TEST_ROOT") + "/conf/" + file);
   for (const auto& [k, v] : env) unsetenv(k.c_str());
   return c;
+}
+
+std::optional<Config> LegacyConfig() {
+  const char* db = std::getenv("FEED_TEST_LEGACY_DB");
+  if (!db) return std::nullopt;
+  return ShippedConfig("legacy-board.ini", db);
 }
 
 void StopDatabase() {

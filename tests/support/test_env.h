@@ -56,6 +56,10 @@ std::string WriteSampleConfig(const std::map<std::string, std::string>& yads_ove
 // repository). Returns its path.
 std::string WriteConfig(const std::string& feeds);
 
+// conf/FILE (a shipped config) pointed at database `db` of the test
+// server, as the feed user, its tokens keyed by FEED_SECRET=legacy-board-test-secret.
+Config ShippedConfig(const std::string& file, const std::string& db);
+
 // conf/legacy-board.ini pointed at the legacy board tests/run.sh loaded
 // from ../shared/board (FEED_TEST_LEGACY_DB), its tokens keyed by
 // FEED_SECRET=legacy-board-test-secret, or nullopt when there is none.
