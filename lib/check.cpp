@@ -328,7 +328,7 @@ std::string CheckedReplica::Line() const {
 }
 
 void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait, CheckReport* report) {
-  static const SqlQuery current_user = ParseSqlQuery("SELECT CURRENT_USER()", "(check)");
+  const SqlQuery current_user = ParseSqlQuery("SELECT CURRENT_USER()", "(check)");
   for (const ReplicaConfig& r : replicas) {
     const std::string where = "[database replica " + r.name + "]";
     Database db(r.database);

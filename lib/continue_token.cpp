@@ -3,7 +3,6 @@
 #include "error.h"
 
 #include <array>
-#include <stdexcept>
 
 // Token layout. The header promises at most 32 characters of [0-9A-Za-z];
 // 62^32 is just over 2^190, so the token is one number below 2^190 written
@@ -34,13 +33,13 @@
 // Each value has exactly one encoding (the cheapest class that holds it);
 // the decoder rejects any other.
 //
-// So the header's REQUIRES is narrowed by the length limit: Encode throws
-// std::length_error when the values need more than 136 bits together. What
-// always fits: run_start and one keyset value anywhere in [-2^47, 2^47);
-// run_start in [-2^15, 2^32) and two keyset values anywhere; run_start and
-// three keyset values all in [-2^15, 2^32), or with one of the four in
-// [2^32, 2^32 + 2^34) instead. Values outside [-2^47, 2^47), or a keyset of 0
-// or more than 3 values, throw std::invalid_argument.
+// So what the header's Unfit allows is narrowed by the length limit: Encode
+// throws FeedError(kInternal), with Unfit's reason, when the values need
+// more than 136 bits together. What always fits: run_start and one keyset
+// value anywhere in [-2^47, 2^47); run_start in [-2^15, 2^32) and two keyset
+// values anywhere; run_start and three keyset values all in [-2^15, 2^32),
+// or with one of the four in [2^32, 2^32 + 2^34) instead. Values outside
+// [-2^47, 2^47), or a keyset of 0 or more than 3 values, throw the same.
 
 // Layout 2 (issue #22): a token that carries a replication position. The
 // position used to follow the 32 characters as '_' and its text

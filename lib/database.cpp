@@ -242,7 +242,7 @@ auto Database::WithRetry(const SqlQuery& query, Fn fn) {
 
 sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
   Session& s = SessionFor(query.charset);
-  auto it = s.prepared.find(&query);
+  auto it = s.prepared.find(query.text);
   if (it != s.prepared.end()) return it->second.get();
   sql::Connection* c = Connection(s, query.charset);
   std::unique_ptr<sql::PreparedStatement> ps;
@@ -252,7 +252,7 @@ sql::PreparedStatement* Database::Prepare(const SqlQuery& query) {
     if (IsConnectionError(e)) throw;  // WithRetry's: the connection may only have gone stale
     throw InternalError(query.Where(e.what()) + "the database refuses the query: " + e.what());
   }
-  return (s.prepared[&query] = std::move(ps)).get();
+  return (s.prepared[query.text] = std::move(ps)).get();
 }
 
 bool Database::Accepts(const SqlQuery& query) {

@@ -1,6 +1,8 @@
 // The board's database, through MySQL Connector/C++ 1.1. One connection per
 // process, opened on first use and kept across requests; statements are
-// prepared once per connection. A connection found broken is dropped and
+// prepared once per connection and statement text, so a query is an
+// ordinary value: two SqlQuery values of the same text share one prepared
+// statement, whatever their lifetimes. A connection found broken is dropped and
 // opened again (statements re-prepared) on the next call, so a database
 // restart needs no process restart. Every sql::SQLException stops here and
 // becomes a FeedError: kUnavailable when the server cannot be reached or the
@@ -195,7 +197,8 @@ class Database {
   struct Session {
     std::unique_ptr<sql::Connection> conn;
     int64_t opened = 0;  // UnixTime
-    std::map<const SqlQuery*, std::unique_ptr<sql::PreparedStatement>> prepared;
+    // By SqlQuery::text, the statement as the server sees it.
+    std::map<std::string, std::unique_ptr<sql::PreparedStatement>, std::less<>> prepared;
   };
   Session& SessionFor(const std::string& charset);
   sql::Connection* Connection(Session& s, const std::string& charset);

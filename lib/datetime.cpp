@@ -1,7 +1,5 @@
 #include "datetime.h"
 
-#include "time_zone.h"
-
 #include <stdlib.h>
 #include <time.h>
 
@@ -124,27 +122,6 @@ void Put2(char* p, int v) {
   p[1] = static_cast<char>('0' + v % 10);
 }
 
-// "+02:00" (or "+0200") appended. Zones' offsets are under 26 hours
-// (time_zone.h).
-void AppendOffset(std::string& out, int offset, bool colon) {
-  const int abs_minutes = (offset < 0 ? -offset : offset) / 60;
-  char b[6];
-  b[0] = offset < 0 ? '-' : '+';
-  Put2(b + 1, abs_minutes / 60 % 100);
-  if (colon) b[3] = ':';
-  Put2(b + (colon ? 4 : 3), abs_minutes % 60);
-  out.append(b, colon ? 6 : 5);
-}
-
-std::string FormatOffset(int offset, bool colon) {
-  std::string s;
-  AppendOffset(s, offset, colon);
-  return s;
-}
-
-// "YYYY-MM-DD" + `sep` + "HH:MM:SS" appended: every feed writes dates of
-// every row, so the usual case (years 0 to 9999) is done without printf;
-// anything else as printf's %04d would.
 // Whether printf's %02d of `v` is two digits.
 bool TwoDigits(int v) { return v >= 0 && v <= 99; }
 
@@ -161,43 +138,21 @@ void PutYmd(char* b, const LocalTime& t) {
   Put2(b + 8, t.day);
 }
 
-void AppendYmdHms(std::string& out, const LocalTime& t, char sep) {
-  if (!UsualDate(t) || !TwoDigits(t.hour) || !TwoDigits(t.minute) || !TwoDigits(t.second)) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", t.year, t.month, t.day, sep, t.hour, t.minute,
-                  t.second);
-    out += buf;
-    return;
-  }
-  char b[19];
-  PutYmd(b, t);
-  b[10] = sep;
-  Put2(b + 11, t.hour);
-  b[13] = ':';
-  Put2(b + 14, t.minute);
-  b[16] = ':';
-  Put2(b + 17, t.second);
-  out.append(b, sizeof b);
-}
-
 std::string FormatYmdHms(const LocalTime& t, char sep) {
   std::string s;
-  AppendYmdHms(s, t, sep);
+  AppendDateTime(s, t, sep);
   return s;
 }
 
-// The site-zone rendering shared by the RFC 822 and RFC 3339 forms. The
-// offset is cut to whole minutes (neither form can say seconds; only
-// pre-1900 LMT offsets have them) and the wall time is derived from that
-// same offset, so the text always names exactly the instant `t`.
-struct ZonedTime {
-  LocalTime local;
-  int offset;
-};
-
-ZonedTime InZone(UnixTime t, const TimeZone& zone) {
-  const int offset = zone.OffsetAt(t) / 60 * 60;
-  return {FromNaiveSeconds(t + offset), offset};
+// "Sun, 06 Nov 1994 08:49:37 " + zone: the IMF date of HTTP and RFC 822's
+// of RSS, with the weekday the caller worked out.
+std::string FormatImfDate(const LocalTime& u, int weekday, std::string_view zone) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d ", kDayNames[weekday], u.day,
+                kMonthNames[u.month - 1], u.year, u.hour, u.minute, u.second);
+  std::string s = buf;
+  s += zone;
+  return s;
 }
 
 }  // namespace
@@ -296,17 +251,12 @@ std::optional<UnixTime> ParseHttpDate(std::string_view s) {
 }
 
 std::string FormatHttpDate(UnixTime t) {
-  const LocalTime u = FromNaiveSeconds(t);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT",
-                kDayNames[WeekdayFromDays(FloorDiv(t, kSecondsPerDay))], u.day, kMonthNames[u.month - 1], u.year,
-                u.hour, u.minute, u.second);
-  return buf;
+  return FormatImfDate(FromNaiveSeconds(t), WeekdayFromDays(FloorDiv(t, kSecondsPerDay)), "GMT");
 }
 
 std::string FormatDate(const LocalTime& t) {
   // Every Yads row has a date: the usual case without printf, as in
-  // AppendYmdHms.
+  // AppendDateTime.
   if (UsualDate(t)) {
     char b[10];
     PutYmd(b, t);
@@ -323,36 +273,45 @@ std::string FormatDayMonthYear(const LocalTime& t) {
   return buf;
 }
 
-std::string FormatRfc822(UnixTime t, const TimeZone& zone) {
-  const ZonedTime z = InZone(t, zone);
-  const LocalTime& l = z.local;
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d ",
-                kDayNames[WeekdayFromDays(DaysFromCivil(l.year, l.month, l.day))], l.day, kMonthNames[l.month - 1],
-                l.year, l.hour, l.minute, l.second);
-  return buf + FormatOffset(z.offset, false);
-}
-
-std::string FormatRfc3339(UnixTime t, const TimeZone& zone) {
-  const ZonedTime z = InZone(t, zone);
-  const LocalTime& l = z.local;
-  return FormatYmdHms(l, 'T') + FormatOffset(z.offset, true);
-}
-
-void AppendRfc3339(std::string& out, const LocalTime& t, const TimeZone& zone) {
-  // Shown, with an offset of whole minutes: ToUnix gives NaiveSeconds(t) -
-  // offset, and InZone reads t back from it.
-  if (std::optional<int> offset = zone.EarliestOffset(NaiveSeconds(t)); offset && *offset % 60 == 0) {
-    AppendYmdHms(out, t, 'T');
-    AppendOffset(out, *offset, true);
-    return;
-  }
-  out += FormatRfc3339(zone.ToUnix(t), zone);
-}
-
 std::string FormatRfc3339Utc(UnixTime t) {
   const LocalTime l = FromNaiveSeconds(t);
   return FormatYmdHms(l, 'T') + 'Z';
+}
+
+// Every feed writes dates of every row, so the usual case (years 0 to
+// 9999) is done without printf.
+void AppendDateTime(std::string& out, const LocalTime& t, char sep) {
+  if (!UsualDate(t) || !TwoDigits(t.hour) || !TwoDigits(t.minute) || !TwoDigits(t.second)) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", t.year, t.month, t.day, sep, t.hour, t.minute,
+                  t.second);
+    out += buf;
+    return;
+  }
+  char b[19];
+  PutYmd(b, t);
+  b[10] = sep;
+  Put2(b + 11, t.hour);
+  b[13] = ':';
+  Put2(b + 14, t.minute);
+  b[16] = ':';
+  Put2(b + 17, t.second);
+  out.append(b, sizeof b);
+}
+
+// Zones' offsets are under 26 hours (time_zone.h).
+void AppendUtcOffset(std::string& out, int offset, bool colon) {
+  const int abs_minutes = (offset < 0 ? -offset : offset) / 60;
+  char b[6];
+  b[0] = offset < 0 ? '-' : '+';
+  Put2(b + 1, abs_minutes / 60 % 100);
+  if (colon) b[3] = ':';
+  Put2(b + (colon ? 4 : 3), abs_minutes % 60);
+  out.append(b, colon ? 6 : 5);
+}
+
+std::string FormatRfc5322(const LocalTime& t, std::string_view zone) {
+  return FormatImfDate(t, WeekdayFromDays(DaysFromCivil(t.year, t.month, t.day)), zone);
 }
 
 }  // namespace feed

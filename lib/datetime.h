@@ -1,7 +1,9 @@
 // Dates and times as the feeds need them. The board stores naive DATETIME
 // values in the site's time zone; HTTP speaks UTC. A LocalTime is a naive
-// calendar time (no zone); a UnixTime is seconds since the epoch, UTC. The
-// site's zone is a TimeZone value (time_zone.h), never the process's TZ.
+// calendar time (no zone); a UnixTime is seconds since the epoch, UTC.
+// Nothing here knows a zone: the site's zone is a TimeZone value
+// (time_zone.h), and the forms that render an instant in it are
+// zoned_time.h's, above both.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +12,6 @@
 #include <string_view>
 
 namespace feed {
-
-class TimeZone;  // time_zone.h
 
 using UnixTime = int64_t;
 
@@ -44,17 +44,22 @@ UnixTime Now();
 std::optional<UnixTime> ParseHttpDate(std::string_view s);
 std::string FormatHttpDate(UnixTime t);
 
-// Forms feeds write; all but the plain ones take the instant and render it in
-// the site's zone.
+// Forms feeds write of a wall time or a UTC instant; the ones in the
+// site's zone are zoned_time.h's.
 std::string FormatDate(const LocalTime& t);          // "YYYY-MM-DD"
 std::string FormatDayMonthYear(const LocalTime& t);  // "DD.MM.YYYY"
-std::string FormatRfc822(UnixTime t, const TimeZone& zone);   // "Sun, 01 Nov 2026 12:00:00 +0200"
-std::string FormatRfc3339(UnixTime t, const TimeZone& zone);  // "2026-11-01T12:00:00+02:00"
 std::string FormatRfc3339Utc(UnixTime t);            // "2026-11-01T10:00:00Z"
-// FormatRfc3339(zone.ToUnix(t), zone) appended to `out`: the wall time a
-// board's DATETIME holds, with the site's offset. The sitemaps' dates of
-// every row: where the zone shows t, t is written as it is, with no
-// conversion.
-void AppendRfc3339(std::string& out, const LocalTime& t, const TimeZone& zone);
+
+// The pieces zoned_time.h puts together. "YYYY-MM-DD" + `sep` +
+// "HH:MM:SS" appended to `out` (a field beyond the usual widths as printf's
+// %04d or %02d writes it).
+void AppendDateTime(std::string& out, const LocalTime& t, char sep);
+// A UTC offset of `offset` seconds, in whole minutes, appended: "+02:00"
+// with `colon`, else "+0200" (hours past 99 wrap: no zone comes near).
+void AppendUtcOffset(std::string& out, int offset, bool colon);
+// RFC 5322 3.3's date-time of the wall time `t`, its weekday worked out,
+// then `zone`: "Sun, 01 Nov 2026 12:00:00 " + zone. REQUIRES: t.month in
+// 1..12.
+std::string FormatRfc5322(const LocalTime& t, std::string_view zone);
 
 }  // namespace feed

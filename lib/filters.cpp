@@ -9,6 +9,7 @@
 #include "datetime.h"
 #include "legacy_html.h"
 #include "url.h"
+#include "zoned_time.h"
 
 namespace feed {
 namespace {

@@ -20,8 +20,9 @@ class FolderLock {
  public:
   // Tries once, without waiting, to lock `dir` (a path without a trailing
   // '/'; its parent folder must exist and be writable). Throws
-  // FeedError(kInternal) when the lock file cannot be opened or locked for
-  // another reason than a holder.
+  // FeedError(kInternal) when the lock file cannot be made, locked (for
+  // another reason than a holder) or written; kFull instead where
+  // FileError says so (no room, over quota, read-only).
   explicit FolderLock(const std::string& dir);
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;

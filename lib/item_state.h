@@ -82,7 +82,7 @@ class ItemStateStore {
     long batches_ = 0;  // statements written (StopPoint "sync.batch")
   };
 
-  // The records a response lists at `now`: items created or modified at or
+  // The records a response lists: items created or modified at or
   // after `window_start` that are shown, and take-downs at or after
   // `retention_start`, newest first (modified, then id, descending), at most
   // `limit`.

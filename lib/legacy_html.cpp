@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "scan_back_off.h"
 #include "xml_text.h"
 
 namespace feed {
@@ -448,21 +449,13 @@ bool Convert(std::string_view html, PlainTextWriter<kCp1251>& w) {
   const size_t n = html.size();
   size_t i = 0;
 #if defined(__SSE2__)
-  size_t vector_from = 0;  // no 16-byte copy before this (backs off on text it cannot help)
-  int misses = 0;
+  ScanBackOff scan;
 #endif
   while (i < n) {
 #if defined(__SSE2__)
     // The common case: words and single spaces that go out as they are.
-    if (i >= vector_from && w.Clean()) {
-      const size_t j = w.CopyPlain(u, i, n);
-      if (j > i) {
-        misses = 0;
-      } else if (++misses == 2) {
-        misses = 0;
-        vector_from = i + 16;
-      }
-      i = j;
+    if (w.Clean()) {
+      i = scan.Skip(i, [&](size_t at) { return w.CopyPlain(u, at, n); });
       if (i >= n) break;
     }
 #endif

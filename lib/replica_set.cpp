@@ -9,20 +9,13 @@ namespace {
 
 SqlQuery Control(const char* text) { return ParseSqlQuery(text, "(replication)"); }
 
-// Prepared once per connection (the database caches by address).
-struct Queries {
-  SqlQuery ping = Control("SELECT 1");
-  SqlQuery slave_status = Control("SHOW SLAVE STATUS");
-  SqlQuery primary_position = Control("SELECT @@gtid_binlog_pos");
-  SqlQuery replica_position = Control("SELECT @@gtid_slave_pos");
-  // NULL when the replica's SQL thread does not run or the position is
-  // malformed; -1 on timeout; 0 once reached.
-  SqlQuery wait = Control("SELECT MASTER_GTID_WAIT(:position, :seconds)");
-};
-const Queries& Q() {
-  static const Queries q;
-  return q;
-}
+constexpr char kPing[] = "SELECT 1";
+constexpr char kSlaveStatus[] = "SHOW SLAVE STATUS";
+constexpr char kPrimaryPosition[] = "SELECT @@gtid_binlog_pos";
+constexpr char kReplicaPosition[] = "SELECT @@gtid_slave_pos";
+// NULL when the replica's SQL thread does not run or the position is
+// malformed; -1 on timeout; 0 once reached.
+constexpr char kWait[] = "SELECT MASTER_GTID_WAIT(:position, :seconds)";
 
 GtidPosition ReadPosition(Database& db, const SqlQuery& q) {
   Rows r = db.Run(q, {});
@@ -35,8 +28,8 @@ GtidPosition ReadPosition(Database& db, const SqlQuery& q) {
 }  // namespace
 
 ReplicationStatus ReadReplicationStatus(Database& db) {
-  const std::vector<Column> cols = db.Describe(Q().slave_status);
-  Rows r = db.Run(Q().slave_status, {});
+  const std::vector<Column> cols = db.Describe(Control(kSlaveStatus));
+  Rows r = db.Run(Control(kSlaveStatus), {});
   ReplicationStatus st;
   if (!r.Next()) return st;
   st.replica = true;
@@ -86,7 +79,7 @@ void ReplicaSet::Refresh(Server& s, bool replica) {
   s.status.checked = now;
   try {
     if (!replica) {
-      Rows r = s.control.Run(Q().ping, {});
+      Rows r = s.control.Run(Control(kPing), {});
       SetHealth(s, ServerHealth::kHealthy, "");
       return;
     }
@@ -113,7 +106,7 @@ void ReplicaSet::Refresh(Server& s, bool replica) {
 bool ReplicaSet::Reaches(Server& s, const GtidPosition& at) {
   try {
     SqlParams p{{"position", at.ToString()}, {"seconds", static_cast<int64_t>(wait_seconds_)}};
-    Rows r = s.control.Run(Q().wait, p);
+    Rows r = s.control.Run(Control(kWait), p);
     const bool answered = r.Next();
     if (answered && !r.IsNull(0) && r.Get(0) == "0") return true;
     if (answered && r.IsNull(0)) {
@@ -165,14 +158,14 @@ ReplicaSet::Source ReplicaSet::ForRead(const std::optional<GtidPosition>& at) {
 
 GtidPosition ReplicaSet::PositionOf(const Source& source) {
   if (replicas_.empty()) return {};
-  if (source.replica < 0) return ReadPosition(primary_.control, Q().primary_position);
-  return ReadPosition(replicas_[static_cast<size_t>(source.replica)]->control, Q().replica_position);
+  if (source.replica < 0) return ReadPosition(primary_.control, Control(kPrimaryPosition));
+  return ReadPosition(replicas_[static_cast<size_t>(source.replica)]->control, Control(kReplicaPosition));
 }
 
 std::optional<GtidPosition> ReplicaSet::PrimaryPosition() {
   if (replicas_.empty()) return GtidPosition{};
   try {
-    return ReadPosition(primary_.control, Q().primary_position);
+    return ReadPosition(primary_.control, Control(kPrimaryPosition));
   } catch (const FeedError& e) {
     if (e.kind() != ErrorKind::kUnavailable) throw;
     SetHealth(primary_, ServerHealth::kDown, e.what());

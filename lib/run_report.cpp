@@ -14,21 +14,15 @@ namespace {
 
 SqlQuery State(const char* text) { return ParseSqlQuery(text, "sql/state.sql"); }
 
-struct Queries {
-  SqlQuery insert = State(
-      "INSERT INTO feed_run_report (feed, at, robot, client, method, status, rows_sent, bytes, millis, left_out, "
-      "reasons) VALUES (:feed, :at, :robot, :client, :method, :status, :rows, :bytes, :millis, :left_out, :reasons)");
-  // The id of the newest report past the ones kept (none: nothing to prune).
-  SqlQuery cutoff = State("SELECT id FROM feed_run_report WHERE feed = :feed ORDER BY id DESC LIMIT 1 OFFSET :keep");
-  SqlQuery prune = State("DELETE FROM feed_run_report WHERE feed = :feed AND id <= :id");
-  SqlQuery recent = State(
-      "SELECT at, robot, client, status, rows_sent, bytes, millis, left_out, reasons, method FROM feed_run_report "
-      "WHERE feed = :feed ORDER BY id DESC LIMIT :n");
-};
-const Queries& Q() {
-  static const Queries q;
-  return q;
-}
+constexpr char kInsert[] =
+    "INSERT INTO feed_run_report (feed, at, robot, client, method, status, rows_sent, bytes, millis, left_out, "
+    "reasons) VALUES (:feed, :at, :robot, :client, :method, :status, :rows, :bytes, :millis, :left_out, :reasons)";
+// The id of the newest report past the ones kept (none: nothing to prune).
+constexpr char kCutoff[] = "SELECT id FROM feed_run_report WHERE feed = :feed ORDER BY id DESC LIMIT 1 OFFSET :keep";
+constexpr char kPrune[] = "DELETE FROM feed_run_report WHERE feed = :feed AND id <= :id";
+constexpr char kRecent[] =
+    "SELECT at, robot, client, status, rows_sent, bytes, millis, left_out, reasons, method FROM feed_run_report "
+    "WHERE feed = :feed ORDER BY id DESC LIMIT :n";
 
 // Well-known crawlers, as they spell themselves in User-Agent.
 constexpr std::array<std::string_view, 16> kKnownRobots = {
@@ -106,7 +100,7 @@ RunReport MakeRunReport(const std::string& feed, const Request& req, int status,
 
 void RunReportStore::Check() {
   try {
-    db_.Describe(Q().recent);
+    db_.Describe(State(kRecent));
   } catch (const FeedError& e) {
     if (e.kind() == ErrorKind::kUnavailable) throw;
     throw ConfigError(std::string("the table feed_run_report is missing: apply sql/state.sql (") + e.what() + ")");
@@ -116,24 +110,24 @@ void RunReportStore::Check() {
 void RunReportStore::Save(const RunReport& r, int keep) {
   std::string reasons;
   for (const std::string& s : r.reasons) reasons += (reasons.empty() ? "" : "\n") + s;
-  db_.Update(Q().insert, {{"feed", r.feed},
-                          {"at", r.at},
-                          {"robot", r.robot},
-                          {"client", r.client},
-                          {"method", r.method},
-                          {"status", static_cast<int64_t>(r.status)},
-                          {"rows", r.rows},
-                          {"bytes", r.bytes},
-                          {"millis", r.millis},
-                          {"left_out", r.left_out},
-                          {"reasons", reasons}});
-  Rows c = db_.Run(Q().cutoff, {{"feed", r.feed}, {"keep", static_cast<int64_t>(keep)}});
-  if (c.Next()) db_.Update(Q().prune, {{"feed", r.feed}, {"id", Int(c.Get(0))}});
+  db_.Update(State(kInsert), {{"feed", r.feed},
+                              {"at", r.at},
+                              {"robot", r.robot},
+                              {"client", r.client},
+                              {"method", r.method},
+                              {"status", static_cast<int64_t>(r.status)},
+                              {"rows", r.rows},
+                              {"bytes", r.bytes},
+                              {"millis", r.millis},
+                              {"left_out", r.left_out},
+                              {"reasons", reasons}});
+  Rows c = db_.Run(State(kCutoff), {{"feed", r.feed}, {"keep", static_cast<int64_t>(keep)}});
+  if (c.Next()) db_.Update(State(kPrune), {{"feed", r.feed}, {"id", Int(c.Get(0))}});
 }
 
 std::vector<RunReport> RunReportStore::Recent(const std::string& feed, int n) {
   std::vector<RunReport> out;
-  Rows rows = db_.Run(Q().recent, {{"feed", feed}, {"n", static_cast<int64_t>(n)}});
+  Rows rows = db_.Run(State(kRecent), {{"feed", feed}, {"n", static_cast<int64_t>(n)}});
   while (rows.Next()) {
     RunReport r;
     r.feed = feed;

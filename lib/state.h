@@ -97,12 +97,12 @@ class StateStore {
   Visits LoadVisits(const std::string& robot, const std::string& feed);
   // Every robot's record of every feed, by robot then feed (at most 1000).
   std::vector<RobotVisit> ListVisits();
-  // Moves the record forward to `visit` (never back), the last one becoming
-  // the previous one; stamped `now`.
   // The database server's clock (UNIX_TIMESTAMP()): the one clock every
   // node behind a name shares, against which the engine checks its own
   // before it records a visit (DocumentFeed::RecordVisit).
   int64_t ServerNow();
+  // Moves the record forward to `visit` (never back), the last one becoming
+  // the previous one; stamped `now`.
   void RecordVisit(const std::string& robot, const std::string& feed, const std::string& visit, const std::string& now);
 
   // When `feed`'s rows `scope` (a key of at most 16 characters: which rows

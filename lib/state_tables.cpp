@@ -73,20 +73,14 @@ const std::vector<StateTable> kTables = {
 
 SqlQuery Schema(const char* text) { return ParseSqlQuery(text, "(install)"); }
 
-struct Queries {
-  SqlQuery table = Schema(
-      "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = :table");
-  SqlQuery columns = Schema(
-      "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = :table");
-  SqlQuery keys = Schema(
-      "SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND "
-      "TABLE_NAME = :table");
-  SqlQuery account = Schema("SELECT CURRENT_USER(), DATABASE()");
-};
-const Queries& Q() {
-  static const Queries q;
-  return q;
-}
+constexpr char kTable[] =
+    "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = :table";
+constexpr char kColumns[] =
+    "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = :table";
+constexpr char kKeys[] =
+    "SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND "
+    "TABLE_NAME = :table";
+constexpr char kAccount[] = "SELECT CURRENT_USER(), DATABASE()";
 
 std::set<std::string> Names(Database& db, const SqlQuery& q, const std::string& table) {
   std::set<std::string> out;
@@ -145,12 +139,12 @@ std::string StateGap::Missing() const {
 
 StateGap GapOf(Database& db, const StateTable& t) {
   StateGap gap;
-  Rows n = db.Run(Q().table, {{"table", t.name}});
+  Rows n = db.Run(Schema(kTable), {{"table", t.name}});
   if (!n.Next() || n.Get(0) == "0") {
     gap.missing = true;
     return gap;
   }
-  const std::set<std::string> columns = Names(db, Q().columns, t.name), keys = Names(db, Q().keys, t.name);
+  const std::set<std::string> columns = Names(db, Schema(kColumns), t.name), keys = Names(db, Schema(kKeys), t.name);
   for (const StateColumn& c : t.columns) {
     if (!columns.count(c.name)) gap.columns.push_back(&c);
   }
@@ -211,7 +205,7 @@ std::vector<InstalledTable> InstallStateTables(Database& db, const std::function
 }
 
 std::string CurrentAccount(Database& db) {
-  Rows r = db.Run(Q().account, {});
+  Rows r = db.Run(Schema(kAccount), {});
   if (!r.Next()) return "CURRENT_USER()";
   const std::string cu(r.Get(0));
   const size_t at = cu.rfind('@');
@@ -222,7 +216,7 @@ std::string CurrentAccount(Database& db) {
 std::string GrantFor(Database& db, const std::vector<std::string>& privileges) {
   std::string list;
   for (const std::string& p : privileges) list += (list.empty() ? "" : ", ") + p;
-  Rows r = db.Run(Q().account, {});
+  Rows r = db.Run(Schema(kAccount), {});
   const std::string name = r.Next() ? std::string(r.Get(1)) : db.config().name;
   return "GRANT " + list + " ON " + Quoted(name, '`') + ".* TO " + CurrentAccount(db);
 }

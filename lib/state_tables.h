@@ -70,9 +70,9 @@ struct InstalledTable {
 // (ALTER TABLE ... ADD COLUMN ... AFTER, ADD KEY), in StateTables()'s
 // order; a table already whole is left alone, so a second run changes
 // nothing. Throws FeedError(kConfig) naming the privilege the account
-// lacks and the GRANT that gives it (DenialMessage) when the server
-// refuses a statement for want of one, kConfig with the server's message
-// for any other refusal, kUnavailable when the database cannot be
+// lacks and the GRANT that gives it (DeniedPrivilege, GrantFor) when the
+// server refuses a statement for want of one, kConfig with the server's
+// message for any other refusal, kUnavailable when the database cannot be
 // reached. Tables done before a failure stay done, and `each` (when
 // given) has been told of each one as it was done.
 std::vector<InstalledTable> InstallStateTables(Database& db,

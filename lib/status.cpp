@@ -13,10 +13,7 @@
 namespace feed {
 namespace {
 
-const SqlQuery& Ping() {
-  static const SqlQuery q = ParseSqlQuery("SELECT 1", "the status page");
-  return q;
-}
+SqlQuery Ping() { return ParseSqlQuery("SELECT 1", "the status page"); }
 
 // Text for HTML content and quoted attribute values: & < > " ' escaped,
 // invalid UTF-8 and characters XML forbids dropped.

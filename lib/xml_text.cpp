@@ -9,6 +9,8 @@
 
 #include <iconv.h>
 
+#include "scan_back_off.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #if defined(__GNUC__)
@@ -214,6 +216,40 @@ inline size_t SkipPlainUtf8(const unsigned char* s, size_t i, size_t n) {
 }
 #endif
 
+// What ASCII byte `c`, which context kMode does not copy as it is,
+// becomes: an escape, '>' itself in a CDATA section, or nothing for a
+// control XML forbids.
+template <Mode kMode>
+inline std::string_view AsciiEscape(unsigned char c) {
+  switch (c) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '"':
+      return "&quot;";
+    case '\t':
+      return "&#9;";
+    case '\n':
+      return "&#10;";
+    case '\r':
+      return "&#13;";
+    case '>':
+      return kMode != Mode::kCData ? "&gt;" : ">";
+    default:
+      return {};  // C0 control other than TAB, LF, CR: illegal in XML
+  }
+}
+
+// A CDATA section's '>' after "]]" would end it: the section is closed
+// before the '>' and opened again (kCDataSplit). Whether `c`, written at
+// `end` of the output that starts at `begin`, is such a '>'.
+constexpr std::string_view kCDataSplit = "]]><![CDATA[";
+template <Mode kMode>
+inline bool ClosesCData(unsigned char c, const char* begin, const char* end) {
+  return kMode == Mode::kCData && c == '>' && end - begin >= 2 && end[-1] == ']' && end[-2] == ']';
+}
+
 template <Mode kMode>
 void AppendAsUtf8(std::string& out, std::string_view utf8) {
   const auto& plain = kPlainAscii[static_cast<int>(kMode)];
@@ -233,24 +269,14 @@ void AppendAsUtf8(std::string& out, std::string_view utf8) {
   size_t run = 0;  // start of the bytes not yet copied to `out`
   size_t i = 0;
 #if defined(__SSE2__)
-  size_t vector_from = 0;  // no 16-byte scan before this (backs off on text it cannot help)
-  int misses = 0;
+  ScanBackOff scan;
 #endif
   while (i < n) {
     // The common case: long stretches of characters that go out as they
     // came in, only looked at, and copied in one piece when the run ends.
 #if defined(__SSE2__)
-    if (i >= vector_from) {
-      const size_t j = SkipPlainUtf8<kMode>(u, i, n);
-      if (j > i) {
-        misses = 0;
-      } else if (++misses == 2) {
-        misses = 0;
-        vector_from = i + 16;
-      }
-      i = j;
-      if (i >= n) break;
-    }
+    i = scan.Skip(i, [&](size_t at) { return SkipPlainUtf8<kMode>(u, at, n); });
+    if (i >= n) break;
 #endif
     const unsigned char c = u[i];
     if (c < 0x80) {
@@ -259,37 +285,8 @@ void AppendAsUtf8(std::string& out, std::string_view utf8) {
         continue;
       }
       out.append(s + run, i - run);
-      switch (c) {
-        case '&':
-          out.append("&amp;");
-          break;
-        case '<':
-          out.append("&lt;");
-          break;
-        case '"':
-          out.append("&quot;");
-          break;
-        case '\t':
-          out.append("&#9;");
-          break;
-        case '\n':
-          out.append("&#10;");
-          break;
-        case '\r':
-          out.append("&#13;");
-          break;
-        case '>':
-          if (kMode != Mode::kCData) {
-            out.append("&gt;");
-          } else {
-            size_t m = out.size();
-            if (m >= 2 && out[m - 1] == ']' && out[m - 2] == ']') out.append("]]><![CDATA[");
-            out.push_back('>');
-          }
-          break;
-        default:
-          break;  // C0 control other than TAB, LF, CR: illegal in XML
-      }
+      if (ClosesCData<kMode>(c, out.data(), out.data() + out.size())) out.append(kCDataSplit);
+      out.append(AsciiEscape<kMode>(c));
       run = ++i;
       continue;
     }
@@ -322,49 +319,17 @@ void AppendAsUtf8(std::string& out, std::string_view utf8) {
 constexpr size_t kLongestEscape = 22;
 constexpr size_t kSlack = kLongestEscape + 16 + 10;
 
-// What ASCII byte `c`, which context kMode does not copy as it is, becomes
-// at `p` (an escape, or nothing for a control XML forbids); returns the
-// end. `begin` is where the output starts: a CDATA section's '>' closes and
-// reopens the section when the two bytes written before it are "]]".
+// At `p`: what AsciiEscape says, after kCDataSplit where ClosesCData
+// does; returns the end. `begin` is where the output starts.
 template <Mode kMode>
 inline char* WriteAsciiEscape(char* p, unsigned char c, const char* begin) {
-  const char* esc = "";
-  switch (c) {
-    case '&':
-      esc = "&amp;";
-      break;
-    case '<':
-      esc = "&lt;";
-      break;
-    case '"':
-      esc = "&quot;";
-      break;
-    case '\t':
-      esc = "&#9;";
-      break;
-    case '\n':
-      esc = "&#10;";
-      break;
-    case '\r':
-      esc = "&#13;";
-      break;
-    case '>':
-      if (kMode != Mode::kCData) {
-        esc = "&gt;";
-      } else {
-        if (p - begin >= 2 && p[-1] == ']' && p[-2] == ']') {
-          std::memcpy(p, "]]><![CDATA[", 12);
-          p += 12;
-        }
-        esc = ">";
-      }
-      break;
-    default:
-      break;  // C0 control other than TAB, LF, CR: illegal in XML
+  if (ClosesCData<kMode>(c, begin, p)) {
+    std::memcpy(p, kCDataSplit.data(), kCDataSplit.size());
+    p += kCDataSplit.size();
   }
-  const size_t len = std::strlen(esc);
-  std::memcpy(p, esc, len);
-  return p + len;
+  const std::string_view esc = AsciiEscape<kMode>(c);
+  std::memcpy(p, esc.data(), esc.size());
+  return p + esc.size();
 }
 
 struct Cp1251Out {
@@ -527,20 +492,10 @@ void AppendAsCp1251(std::string& out, std::string_view utf8) {
   size_t i = 0;
 #if defined(FEED_XML_TEXT_SSSE3)
   if (HaveSsse3()) {
-    size_t vector_from = 0;  // no 16-byte step before this (backs off on text it cannot help)
-    int misses = 0;
+    ScanBackOff scan;
     while (i < n) {
-      if (i >= vector_from) {
-        const size_t j = ConvertCyrillic<kMode>(s, i, n, o.p);
-        if (j > i) {
-          misses = 0;
-        } else if (++misses == 2) {
-          misses = 0;
-          vector_from = i + 16;
-        }
-        i = j;
-        if (i >= n) break;
-      }
+      i = scan.Skip(i, [&](size_t at) { return ConvertCyrillic<kMode>(s, at, n, o.p); });
+      if (i >= n) break;
       i = Cp1251Step<kMode>(s, n, i, o);
     }
     out.resize(static_cast<size_t>(o.p - out.data()));

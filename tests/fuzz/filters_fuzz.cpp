@@ -15,6 +15,7 @@
 #include "filters.h"
 #include "time_zone.h"
 #include "xml_text.h"
+#include "zoned_time.h"
 #include "cp1251_reference.h"
 
 namespace {

@@ -26,6 +26,7 @@
 #include "output.h"
 #include "state.h"
 #include "test_env.h"
+#include "zoned_time.h"
 
 namespace feed {
 namespace {

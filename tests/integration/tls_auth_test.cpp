@@ -132,7 +132,7 @@ TEST_F(TlsAuthIntegration, VerifyCaAndVerifyIdentityConnectOverTls) {
     const std::string config = TcpConfig("tls", "Tls-Pa55word", std::string("ssl_mode = ") + mode +
                                                                      "\nssl_ca = " + Cert("ca.pem") + "\n");
     Database db(LoadConfig(config).database);
-    static const SqlQuery cipher = ParseSqlQuery("SHOW SESSION STATUS LIKE 'Ssl_cipher'", "(test)");
+    const SqlQuery cipher = ParseSqlQuery("SHOW SESSION STATUS LIKE 'Ssl_cipher'", "(test)");
     Rows r = db.Run(cipher, {});
     ASSERT_TRUE(r.Next()) << mode;
     EXPECT_NE(r.Get(1), "") << mode << ": a TLS session has a cipher";

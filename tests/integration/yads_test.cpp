@@ -1287,6 +1287,27 @@ TEST_F(YadsIntegration, OneConnectionAndOnePrepareServeManyRequests) {
   EXPECT_EQ(prepares_after - prepares, 0) << "requests prepared statements again";
 }
 
+// A query is an ordinary value: the statement prepared for its text serves
+// every SqlQuery of that text, a temporary or one made later, whatever its
+// address or its parameters' names.
+TEST_F(YadsIntegration, APreparedStatementServesEveryQueryOfItsText) {
+  Database db(LoadConfig(testing::WriteSampleConfig()).database);
+  auto run = [&](const SqlQuery& q, const SqlParams& p) {
+    Rows r = db.Run(q, p);
+    return r.Next() ? std::string(r.Get(0)) : std::string("no row");
+  };
+  EXPECT_EQ(run(ParseSqlQuery("SELECT :x + 1", "a.sql"), {{"x", int64_t{1}}}), "2");  // connects and prepares
+  const long prepares = ConnectionsAndPrepares().second;
+  EXPECT_EQ(run(ParseSqlQuery("SELECT :x + 1", "a.sql"), {{"x", int64_t{2}}}), "3");
+  {
+    const SqlQuery other = ParseSqlQuery("SELECT :y + 1", "b.sql");
+    EXPECT_EQ(run(other, {{"y", int64_t{41}}}), "42");
+  }
+  EXPECT_EQ(ConnectionsAndPrepares().second - prepares, 0) << "the same text was prepared again";
+  EXPECT_EQ(run(ParseSqlQuery("SELECT :x + 2", "c.sql"), {{"x", int64_t{1}}}), "3");
+  EXPECT_EQ(ConnectionsAndPrepares().second - prepares, 1) << "a new text is one new statement";
+}
+
 TEST_F(YadsIntegration, AConnectionKilledBetweenRequestsIsReopenedWithoutAnError) {
   App app(LoadConfig(testing::WriteSampleConfig()));
   ASSERT_EQ(Get(app, "").status, 200);

@@ -1,5 +1,7 @@
 #include "time_zone.h"
 
+#include "zoned_time.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <time.h>
