@@ -4,6 +4,9 @@
 #include <set>
 #include <string_view>
 
+#include "ascii.h"
+#include "url.h"
+
 namespace feed {
 namespace {
 
@@ -12,14 +15,12 @@ enum Check : unsigned {
   kUrl = 2,       // an absolute http(s) URL
   kUnique = 4,    // no two items with the same value
   kCdata = 8,     // its text stands in CDATA
+  kDate = 16,     // an ISO 8601 or an RFC 822 date
 };
 
 struct FieldRule {
-  const char* path;       // a child of the item, or child/grandchild
-  unsigned checks;        // Check bits
-  size_t min_chars = 0;   // at least this many characters (UTF-8 code points)
-  const char* form = "";  // a regular expression the whole text matches, or ""
-  const char* form_name = "";
+  const char* path;  // a child of the item, or child/grandchild
+  unsigned checks;   // Check bits
 };
 
 struct ItemFormat {
@@ -49,7 +50,7 @@ const std::vector<ItemFormat>& Formats() {
        "job",
        "",
        {{"title", kRequired | kCdata},
-        {"date", kRequired | kCdata, 0, "(ISO8601|RFC822)", "an ISO 8601 or RFC 822 date"},
+        {"date", kRequired | kCdata | kDate},
         {"referencenumber", kRequired | kUnique | kCdata},
         {"url", kRequired | kUrl | kCdata},
         {"company", kRequired | kCdata},
@@ -91,35 +92,16 @@ std::string Text(const xmlNode* n, bool* all_cdata) {
   for (const xmlNode* c = n->children; c; c = c->next) {
     if (c->type != XML_TEXT_NODE && c->type != XML_CDATA_SECTION_NODE) continue;
     const std::string piece = reinterpret_cast<const char*>(c->content);
-    if (c->type == XML_TEXT_NODE && piece.find_first_not_of(" \t\r\n") != std::string::npos) *all_cdata = false;
+    if (c->type == XML_TEXT_NODE && !TrimSpace(piece).empty()) *all_cdata = false;
     out += piece;
   }
   return out;
 }
 
-bool Blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
-
-size_t CodePoints(const std::string& s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-bool IsAbsoluteHttpUrl(std::string s) {
-  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  if (b == std::string::npos) return false;
-  s = s.substr(b, e - b + 1);
-  static const std::regex url("https?://[^/?#\\s]+([/?#]\\S*)?", std::regex::icase);
-  return std::regex_match(s, url);
-}
-
-bool MatchesForm(const std::string& text, const FieldRule& rule) {
-  std::string pattern = rule.form;
-  for (const auto& [name, re] : {std::pair{"ISO8601", kIso8601}, std::pair{"RFC822", kRfc822}}) {
-    for (size_t p; (p = pattern.find(name)) != std::string::npos;) pattern.replace(p, std::string_view(name).size(), re);
-  }
-  const size_t b = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
-  return b != std::string::npos && std::regex_match(text.substr(b, e - b + 1), std::regex(pattern));
+bool IsDate(std::string_view text) {
+  static const std::regex iso8601(kIso8601), rfc822(kRfc822);
+  const std::string t(TrimSpace(text));
+  return std::regex_match(t, iso8601) || std::regex_match(t, rfc822);
 }
 
 // The fault of one field of one item, or "".
@@ -128,13 +110,10 @@ std::string FieldFault(const xmlNode* item, const FieldRule& rule, std::set<std:
   if (!field) return (rule.checks & kRequired) ? "missing; the format requires it" : "";
   bool cdata = true;
   const std::string text = Text(field, &cdata);
-  if (Blank(text)) return (rule.checks & kRequired) ? "empty; the format requires a value" : "";
+  if (TrimSpace(text).empty()) return (rule.checks & kRequired) ? "empty; the format requires a value" : "";
   if ((rule.checks & kCdata) && !cdata) return "not in CDATA, as the format requires";
-  if ((rule.checks & kUrl) && !IsAbsoluteHttpUrl(text)) return "'" + text + "' is not an absolute http(s) URL";
-  if (rule.min_chars && CodePoints(text) < rule.min_chars) {
-    return "shorter than the " + std::to_string(rule.min_chars) + " characters the format requires";
-  }
-  if (*rule.form && !MatchesForm(text, rule)) return "'" + text + "' is not " + rule.form_name;
+  if ((rule.checks & kUrl) && !IsAbsoluteHttpUrl(TrimSpace(text))) return "'" + text + "' is not an absolute http(s) URL";
+  if ((rule.checks & kDate) && !IsDate(text)) return "'" + text + "' is not an ISO 8601 or RFC 822 date";
   if ((rule.checks & kUnique) && !seen->insert(text).second) return "'" + text + "' is not unique";
   return "";
 }
@@ -150,11 +129,6 @@ const ItemFormat* FormatOf(const xmlNode* root) {
 }
 
 }  // namespace
-
-std::string ItemFormatOf(const xmlNode* root) {
-  const ItemFormat* f = FormatOf(root);
-  return f ? f->name : "";
-}
 
 void CheckItemRules(const xmlNode* root, std::vector<FormatFault>* faults) {
   const ItemFormat* format = FormatOf(root);

@@ -1,7 +1,7 @@
 // The rules of the formats that have no schema, as data: for each, its root
 // element, the element that holds one item, and what each field of an item
 // must be (present and not blank, an absolute http(s) URL, unique across
-// the document, at least N characters, a date of a given form, in CDATA).
+// the document, a date of the format's forms, in CDATA).
 // `check` applies them to its sample of every feed (format_rules.h); adding
 // a format is a row of the table in item_rules.cpp.
 //
@@ -13,15 +13,11 @@
 
 #include <libxml/tree.h>
 
-#include <string>
 #include <vector>
 
 #include "format_rules.h"
 
 namespace feed {
-
-// The name of the format `root` is taken for ("Indeed"), or "" for none.
-std::string ItemFormatOf(const xmlNode* root);
 
 // The faults of the items under `root` (a parsed document), the first one
 // of each field and rule, so that a mistake every item repeats is told once.
