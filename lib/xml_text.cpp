@@ -237,7 +237,7 @@ inline std::string_view AsciiEscape(unsigned char c) {
     case '>':
       return kMode != Mode::kCData ? "&gt;" : ">";
     default:
-      return {};  // C0 control other than TAB, LF, CR: illegal in XML
+      return "";  // C0 control other than TAB, LF, CR: illegal in XML (never a null data())
   }
 }
 
