@@ -19,7 +19,7 @@ App::App(Config config, const Clock* clock)
       spool_(config_.server.spool_dir),
       redirect_(config_.server.redirect_dir, config_.server.redirect_url, config_.server.redirect_seconds) {
   for (const FeedConfig& f : config_.feeds) {
-    feeds_.push_back(std::make_unique<Feed>(f, config_));
+    feeds_.push_back(std::make_unique<Feed>(f, config_, &clock_));
     if (f.path.empty()) continue;  // a set's section: served as its parts
     if (f.lifecycle == Lifecycle::kMsn) {
       msn_feeds_.push_back(std::make_unique<MsnFeed>(*feeds_.back(), config_.database));
@@ -28,7 +28,7 @@ App::App(Config config, const Clock* clock)
     }
     Feed* full = nullptr;
     if (!f.query_full_file.empty()) {
-      full_walks_.push_back(std::make_unique<Feed>(FullWalkOf(f), config_));
+      full_walks_.push_back(std::make_unique<Feed>(FullWalkOf(f), config_, &clock_));
       full = full_walks_.back().get();
     }
     documents_.push_back(std::make_unique<DocumentFeed>(*feeds_.back(), full));
@@ -42,7 +42,7 @@ App::App(Config config, const Clock* clock)
         if (f->config().name == name) sections.push_back(f.get());
       }
     }
-    sets_.push_back(std::make_unique<DocumentSet>(s, std::move(sections), config_));
+    sets_.push_back(std::make_unique<DocumentSet>(s, std::move(sections), config_, &clock_));
     const size_t i = sets_.size() - 1;
     if (s.format == Format::kXml) {
       routes_.Add(Route{s.path, Role::kIndex, i, {}, false});

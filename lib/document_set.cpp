@@ -149,11 +149,12 @@ class NewFolder {
 
 }  // namespace
 
-DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site)
+DocumentSet::DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site,
+                         const Clock* clock)
     : config_(config), sections_(std::move(sections)), lock_wait_(RequestLockWait(site.database)) {
   if (config_.format == Format::kXml) {
     index_ = Template::Parse(ReadSiteFile(config_.template_file), config_.template_file, Format::kXml, Charset::kUtf8,
-                             TemplateValues(site, nullptr), site.zone);
+                             TemplateValues(site, nullptr), site.zone, clock);
     index_->BindColumns(kIndexColumns, "the index's parts (fields loc and lastmod)");
   }
 }

@@ -47,7 +47,10 @@ struct WriteReport {
 class DocumentSet {
  public:
   // `sections` are the set's feeds, in the config's order.
-  DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site);
+  // The index template's feed:past reads `clock` (the system's when
+  // null), which must outlive the set.
+  DocumentSet(const SetConfig& config, std::vector<Feed*> sections, const Config& site,
+              const Clock* clock = nullptr);
 
   const SetConfig& config() const { return config_; }
   void Bind(Database& db);

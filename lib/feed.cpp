@@ -80,14 +80,15 @@ class FamilyReader : public ChunkReader {
 
 }  // namespace
 
-Feed::Feed(const FeedConfig& config, const Config& site) : Feed(config, site, ReadSiteFile(config.template_file)) {}
+Feed::Feed(const FeedConfig& config, const Config& site, const Clock* clock)
+    : Feed(config, site, ReadSiteFile(config.template_file), clock) {}
 
 // The template's text is read once: compiled here, and part of the identity
 // that goes into entity tags.
-Feed::Feed(const FeedConfig& config, const Config& site, const std::string& template_text)
+Feed::Feed(const FeedConfig& config, const Config& site, const std::string& template_text, const Clock* clock)
     : config_(config),
       template_(Template::Parse(template_text, config.template_file, config.format, config.encoding,
-                                TemplateValues(site, &config), site.zone)),
+                                TemplateValues(site, &config), site.zone, clock)),
       zone_(site.zone),
       query_(LoadSqlQuery(config.query_file)),
       keyset_(config.keyset, config.order) {

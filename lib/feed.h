@@ -48,8 +48,10 @@ namespace feed {
 
 class Feed {
  public:
-  // Loads the template and SQL files; throws FeedError(kConfig).
-  Feed(const FeedConfig& config, const Config& site);
+  // Loads the template and SQL files; throws FeedError(kConfig). The
+  // template's feed:past reads `clock` (the system's when null), which
+  // must outlive the feed.
+  Feed(const FeedConfig& config, const Config& site, const Clock* clock = nullptr);
 
   const FeedConfig& config() const { return config_; }
   const Template& tmpl() const { return template_; }
@@ -121,7 +123,7 @@ class Feed {
   }
 
  private:
-  Feed(const FeedConfig& config, const Config& site, const std::string& template_text);
+  Feed(const FeedConfig& config, const Config& site, const std::string& template_text, const Clock* clock);
 
   FeedConfig config_;
   Template template_;

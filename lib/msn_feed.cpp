@@ -13,6 +13,9 @@
 namespace feed {
 namespace {
 
+// The most of an item's title or link the item state keeps.
+constexpr size_t kStoredTextBytes = 4096;
+
 constexpr int64_t kDay = 86400;
 // How long the sync command waits for a request's sync or listing of the
 // same feed before it gives up (a request waits RequestLockWait: it has
@@ -81,7 +84,7 @@ class BoardRows : public BoardItems {
       expires_ = Instant(item->end);
       buf_.clear();
       RowRejection why;
-      if (!tmpl_.RenderRow(buf_, r, {guid_, std::string_view(), expires_}, &why)) {
+      if (!tmpl_.RenderRow(buf_, r, {guid_, std::string_view(), expires_}, &why, /*dates_as_stored=*/true)) {
         // An item the feed cannot show is not shown: a take-down, if it was listed.
         ++report_->left_out;
         if (report_->left_out_items.size() < kMaxReportedItems) {
@@ -92,8 +95,10 @@ class BoardRows : public BoardItems {
         continue;
       }
       item->fingerprint = SipHash24(kPrintKey0, kPrintKey1, buf_);
-      item->title.assign(r.Get(title_));
-      item->link.assign(r.Get(link_));
+      // Kept for a take-down to repeat, in TEXT columns (65,535 bytes):
+      // clean UTF-8 of at most kStoredTextBytes, cut at a character.
+      item->title = CleanUtf8(Utf8Prefix(r.Get(title_), kStoredTextBytes));
+      item->link = CleanUtf8(Utf8Prefix(r.Get(link_), kStoredTextBytes));
       return true;
     }
     return false;
@@ -318,7 +323,7 @@ void MsnFeed::Serve(const Request& req, ReplicaSet& servers, std::optional<Repli
         const Rows& r = one.row();
         const std::string expires = Instant(BoardRows::End(r, ends_column_, feed_.zone()));
         buf.clear();
-        if (!feed_.tmpl().RenderRow(buf, r, {guid, std::string_view(), expires}, nullptr) ||
+        if (!feed_.tmpl().RenderRow(buf, r, {guid, std::string_view(), expires}, nullptr, /*dates_as_stored=*/true) ||
             SipHash24(kPrintKey0, kPrintKey1, buf) != s.fingerprint) {
           continue;
         }

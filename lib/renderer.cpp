@@ -77,13 +77,26 @@ RenderReport DocumentRenderer::Segment(Sink& out, DocumentValues doc,
       ++taken;
       report.has_last = true;
       report.last = pos;
+      // A row whose key is empty (NULL) is named by its keyset position.
+      if (why.item.empty()) why.item = "at " + Keyset::Format(pos);
       report.Skip(Describe(why));
       continue;
     }
     if (limits_.bytes && flushed + buf.size() + tail_reserve > limits_.bytes) {
-      buf.resize(mark);  // the row opens the next document instead
-      report.more = true;
-      break;
+      const size_t size = buf.size() - mark;
+      buf.resize(mark);
+      if (report.rows > 0) {  // the row opens the next document instead
+        report.more = true;
+        break;
+      }
+      // Alone in its document and still too big: no document can hold it.
+      have_row_ = false;
+      ++taken;
+      report.has_last = true;
+      report.last = pos;
+      report.Skip("item at " + Keyset::Format(pos) + ": the row alone is " + std::to_string(size) +
+                  " bytes, more than the document's max_bytes");
+      continue;
     }
     have_row_ = false;
     ++taken;

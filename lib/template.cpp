@@ -12,6 +12,8 @@
 #include "url.h"
 #include "value_list.h"
 #include "children.h"
+#include "clock.h"
+#include "datetime.h"
 
 namespace feed {
 namespace {
@@ -58,6 +60,7 @@ struct Scope {
   std::vector<int> columns;  // child: fields[i] -> the child query's column
   std::vector<Rule> rules;   // feed:require on the repeated element, on its fields
   size_t min = 0;            // feed:min: fewer items kept leaves the row out
+  std::vector<int> past;     // feed:past: fields (into `fields`) never later than now
   int child = -1;            // child: index into Plan::children
   int line = 0;
 };
@@ -78,6 +81,12 @@ struct Template::Plan {
   // filters allow (Op::Cp1251Way).
   bool cp1251_out = false;
   TimeZone zone = TimeZone::Utc();  // for the date filters
+  // feed:past: row fields (indexes into `fields`) whose dates are never
+  // later than the clock's now; a later one is written as now.
+  std::vector<int> past;
+  bool has_past = false;  // feed:past on the row or a repeated element
+  SystemClock system_clock;
+  const Clock* clock = &system_clock;
   std::vector<Op> head, row, tail;
   std::vector<std::string> fields;  // row fields named, in first-use order
   std::vector<int> field_lines;
@@ -317,6 +326,19 @@ class Compiler {
     }
   }
 
+  // feed:past="FIELD ...": of the row, or of the repeated element being compiled.
+  void Past(std::string_view spec, int line) {
+    std::istringstream in{std::string(spec)};
+    for (std::string f; in >> f;) {
+      if (!IsName(f) || f.find('.') != std::string::npos) throw Error(line, "feed:past names fields, not '" + f + "'");
+      int scope = 0;
+      const int field = ScopedField(f, line, &scope);
+      if (scope != scope_) throw Error(line, "feed:past on a split element names its field, '" + f + "' is not it");
+      (scope_ > 0 ? p_->scopes[scope_ - 1].past : p_->past).push_back(field);
+      p_->has_past = true;
+    }
+  }
+
   void BeginRepeat(const char* each, const char* split, const char* sep, const char* min, const char* cond,
                    const char* key, int line) {
     if (!in_row_) throw Error(line, "feed:split stands inside the feed:each=\"row\" element");
@@ -378,6 +400,7 @@ class Compiler {
     const char* each = nullptr;
     const char* cond = nullptr;
     const char* require = nullptr;
+    const char* past = nullptr;
     const char* key = nullptr;
     const char* split = nullptr;
     const char* note = nullptr;
@@ -401,9 +424,11 @@ class Compiler {
         cond = a->Value();
       else if (an == "feed:require")
         require = a->Value();
+      else if (an == "feed:past")
+        past = a->Value();
       else if (an.rfind("feed:", 0) == 0)
         throw Error(line, "unknown directive " + an +
-                              "; known: feed:each, feed:if, feed:require, feed:note, feed:key, feed:split, feed:sep, feed:min");
+                              "; known: feed:each, feed:if, feed:require, feed:note, feed:key, feed:past, feed:split, feed:sep, feed:min");
       else
         CheckMarkupName(an, "attribute", a->GetLineNum());
     }
@@ -413,6 +438,7 @@ class Compiler {
     if (repeat) {
       BeginRepeat(each, split, sep, min, cond, key, line);
       if (require) Rules(require, line);
+      if (past) Past(past, line);
       each = nullptr;
       cond = nullptr;
     } else if (sep || min) {
@@ -421,6 +447,7 @@ class Compiler {
     if (require && !each && !repeat) throw Error(line, "feed:require belongs on the feed:each element");
     if (key && !each) throw Error(line, "feed:key belongs on the feed:each element");
     if (note && !each) throw Error(line, "feed:note belongs on the feed:each element");
+    if (past && !each && !repeat) throw Error(line, "feed:past belongs on a feed:each element");
     if (each) {
       if (std::string(each) != "row") {
         throw Error(line, "feed:each takes \"row\" on the repeated row element, or a child query's name inside it");
@@ -438,6 +465,7 @@ class Compiler {
         if (!IsName(k) || k.find('.') != std::string::npos) throw Error(line, "feed:key names a row field");
         p_->key_field = FieldIndex(k, line);
       }
+      if (past) Past(past, line);
     }
     if (cond) {
       // On a config value, known now: the element is kept or dropped here.
@@ -609,7 +637,8 @@ Template Template::Parse(std::string_view xml, const std::string& file, Charset 
 }
 
 Template Template::Parse(std::string_view xml, const std::string& file, Format format, Charset cs,
-                         const std::map<std::string, std::string>& fixed, const TimeZone& zone) {
+                         const std::map<std::string, std::string>& fixed, const TimeZone& zone,
+                         const Clock* clock) {
   tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     throw ConfigError(file + ":" + std::to_string(doc.ErrorLineNum()) + ": not well-formed XML: " + doc.ErrorName());
@@ -619,6 +648,7 @@ Template Template::Parse(std::string_view xml, const std::string& file, Format f
   plan->enc = Encoder::Make(format, cs);
   plan->cp1251_out = format == Format::kXml && cs == Charset::kWindows1251;
   plan->zone = zone;
+  if (clock) plan->clock = clock;
   Compiler(plan.get(), fixed).Document(doc);
   return Template(std::move(plan));
 }
@@ -693,6 +723,18 @@ void Template::BindColumns(const std::vector<Column>& columns, const std::string
 
 namespace {
 
+// The longest text a value writes: libxml2, which PHP, Python's lxml and
+// many robots parse with, refuses a text node or CDATA section over
+// 10,000,000 bytes (XML_MAX_TEXT_LENGTH); a longer value is cut here, at a
+// character boundary, and the cut noted.
+constexpr size_t kMaxTextBytes = 8 * 1024 * 1024;
+
+// The feed:key field's value, cleaned, at most 64 bytes, or "".
+std::string KeyOf(const Template::Plan& p, const Rows& row) {
+  if (p.key_field < 0 || static_cast<size_t>(p.columns[p.key_field]) >= row.size()) return "";
+  return CleanUtf8(row.Get(static_cast<size_t>(p.columns[p.key_field])).substr(0, 64));
+}
+
 struct Renderer {
   Renderer(const Template::Plan& plan, const Rows* r, const DocumentValues* d, const RowChildren* c = nullptr,
            std::vector<RowRejection>* drop = nullptr)
@@ -712,14 +754,61 @@ struct Renderer {
   const Scope* too_few = nullptr;
   size_t too_few_kept = 0;
 
+  // feed:past: now, as the site's DATETIME and as "@SECONDS" (set when
+  // the plan has past fields; empty: dates as stored).
+  std::string_view now_text, now_seconds;
+  UnixTime now = 0;
+
   std::string_view Field(int scope, int field) const {
     if (scope == 0) {
       const size_t c = static_cast<size_t>(p.columns[field]);
-      return extra && c >= row->size() ? (*extra)[c - row->size()] : row->Get(c);
+      std::string_view v = extra && c >= row->size() ? (*extra)[c - row->size()] : row->Get(c);
+      return p.past.empty() || now_text.empty() ? v : NotAfterNow(p.past, field, v);
     }
     const Scope& sc = p.scopes[scope - 1];
     if (sc.split) return piece;
-    return children->Get(static_cast<size_t>(sc.child), item, static_cast<size_t>(sc.columns[field]));
+    const std::string_view v = children->Get(static_cast<size_t>(sc.child), item, static_cast<size_t>(sc.columns[field]));
+    return sc.past.empty() || now_text.empty() ? v : NotAfterNow(sc.past, field, v);
+  }
+
+  static bool IsPast(const std::vector<int>& past, int field) {
+    return std::find(past.begin(), past.end(), field) != past.end();
+  }
+
+  // A feed:past field's date later than now is now ("@SECONDS" as such,
+  // a DATETIME or DATE as a DATETIME).
+  std::string_view NotAfterNow(const std::vector<int>& past, int field, std::string_view raw) const {
+    const std::string_view v = TrimSpace(raw);
+    if (!IsPast(past, field) || !IsDate(v)) return raw;
+    if (v[0] == '@') return ParseSeconds(v.substr(1)) > now ? now_seconds : raw;
+    return v > now_text.substr(0, v.size()) ? now_text : raw;
+  }
+
+  // Reads the plan's clock (its text made again only when the second
+  // changed; this thread's, which outlives the renderer).
+  void SetNow() {
+    thread_local const Template::Plan* plan = nullptr;
+    thread_local UnixTime at = 0;
+    thread_local std::string text, seconds;
+    const UnixTime t = p.clock->Now();
+    if (plan != &p || at != t) {
+      plan = &p;
+      at = t;
+      text = FormatSqlDateTime(p.zone.FromUnix(t));
+      seconds = "@" + std::to_string(t);
+    }
+    now = t;
+    now_text = text;
+    now_seconds = seconds;
+  }
+
+  static int64_t ParseSeconds(std::string_view s) {
+    int64_t n = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') break;
+      n = n * 10 + (c - '0');
+    }
+    return n;
   }
 
   std::string_view Value(const Op& op, std::string& scratch) const {
@@ -740,6 +829,10 @@ struct Renderer {
   }
 
   bool Run(const std::vector<Op>& ops, std::string& out) { return Run(ops, 0, ops.size(), out); }
+
+  // `v` (a value over kMaxTextBytes) cut there at a character boundary,
+  // and the cut noted for the report.
+  std::string_view Cut(const Op& op, std::string_view v) const;
 
   // Runs ops [from, to); false when the encoder refused a value or a
   // repeated element kept too few items (the row is then left out).
@@ -783,6 +876,19 @@ std::string Shown(std::string_view v) {
   return clean.substr(0, cut);
 }
 
+std::string_view Renderer::Cut(const Op& op, std::string_view v) const {
+  const std::string_view kept = Utf8Prefix(v, kMaxTextBytes);
+  if (dropped && op.code == OpCode::kRowValue) {
+    const std::string name = op.scope == 0 ? p.fields[op.field]
+                                           : p.scopes[op.scope - 1].name + "." + p.scopes[op.scope - 1].fields[op.field];
+    dropped->push_back({name, Shown(v),
+                      "maxbytes=" + std::to_string(kMaxTextBytes) + " (cut there from " + std::to_string(v.size()) +
+                          " bytes: an XML parser takes at most 10 MB of text in one element)",
+                      KeyOf(p, *row), true});
+  }
+  return kept;
+}
+
 bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::string& out) {
   thread_local std::string a, b, scratch;
   for (size_t i = from; i < to; ++i) {
@@ -799,10 +905,12 @@ bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::stri
         break;
       }
       case OpCode::kRowValue:
-        if (op.Cp1251Way() && p.cp1251_out && op.scope == 0 && row->cp1251()) {
+        if (op.Cp1251Way() && p.cp1251_out && op.scope == 0 && row->cp1251() && !IsPast(p.past, op.field)) {
           const size_t c = static_cast<size_t>(p.columns[op.field]);
           std::string_view v;
-          if (c < row->size() &&
+          // A value that might pass kMaxTextBytes once read as UTF-8 (3
+          // bytes a character at most) takes the UTF-8 way, which cuts it.
+          if (c < row->size() && row->GetCp1251(c).size() <= kMaxTextBytes / 3 &&
               ApplyCp1251Filters(op.cp1251_filters, p.zone, row->GetCp1251(c), a, b, &v)) {
             AppendXmlCp1251(out, v, op.ctx);
             break;
@@ -812,6 +920,7 @@ bool Renderer::Run(const std::vector<Op>& ops, size_t from, size_t to, std::stri
       case OpCode::kDocValue: {
         std::string_view v;
         ApplyFilters(op.filters, p.zone, Value(op, scratch), a, b, &v);
+        if (v.size() > kMaxTextBytes) v = Cut(op, v);
         if (!p.enc->Value(out, v, op.ctx)) return false;
         break;
       }
@@ -869,10 +978,7 @@ void Template::RenderHead(std::string& out, const DocumentValues& doc) const {
   Renderer(*plan_, nullptr, &doc).Run(plan_->head, out);
 }
 
-std::string Template::KeyOf(const Rows& row) const {
-  if (plan_->key_field < 0 || static_cast<size_t>(plan_->columns[plan_->key_field]) >= row.size()) return "";
-  return CleanUtf8(row.Get(static_cast<size_t>(plan_->columns[plan_->key_field])).substr(0, 64));
-}
+std::string Template::KeyOf(const Rows& row) const { return feed::KeyOf(*plan_, row); }
 
 bool Template::RenderRow(std::string& out, const Rows& row, RowRejection* why) const {
   return Render(out, row, nullptr, nullptr, why, nullptr);
@@ -884,12 +990,13 @@ bool Template::RenderRow(std::string& out, const Rows& row, const RowChildren* c
 }
 
 bool Template::RenderRow(std::string& out, const Rows& row, const std::vector<std::string_view>& extra,
-                         RowRejection* why) const {
-  return Render(out, row, &extra, nullptr, why, nullptr);
+                         RowRejection* why, bool dates_as_stored) const {
+  return Render(out, row, &extra, nullptr, why, nullptr, dates_as_stored);
 }
 
 bool Template::Render(std::string& out, const Rows& row, const std::vector<std::string_view>* extra,
-                      const RowChildren* children, RowRejection* why, std::vector<RowRejection>* dropped) const {
+                      const RowChildren* children, RowRejection* why, std::vector<RowRejection>* dropped,
+                      bool dates_as_stored) const {
   auto value = [&](int field) {
     const size_t c = static_cast<size_t>(plan_->columns[field]);
     return extra && c >= row.size() ? (*extra)[c - row.size()] : row.Get(c);
@@ -905,6 +1012,7 @@ bool Template::Render(std::string& out, const Rows& row, const std::vector<std::
   const size_t dropped_mark = dropped ? dropped->size() : 0;
   Renderer r(*plan_, &row, nullptr, children, dropped);
   r.extra = extra;
+  if (plan_->has_past && !dates_as_stored) r.SetNow();
   if (dropped && !plan_->scopes.empty()) r.item_key = KeyOf(row);
   if (dropped) {
     for (const Rule& n : plan_->notes) {

@@ -33,6 +33,13 @@
 //   or https URL of at most 2,048 characters once percent-encoded, as the
 //   url filter writes it), url=N (the same, at most N characters), filetype
 //   (an extension Baidu's file type list knows, see baidu_filetype).
+//   feed:past="FIELD ..." on the same element: dates that happened (a
+//   publication, a change) are never written in the future: a field's
+//   date later than now (the web server's clock stepped back, a board's
+//   clock ahead) is written as now.
+//   A value longer than 8 MiB (after its filters) is cut at a character
+//   boundary and the cut reported as a note: libxml2, which many robots
+//   parse with, refuses a text of more than 10 MB in one element.
 //   feed:note="FIELD:RULE ..." on the same element reports a row that
 //   breaks a rule and writes it all the same (an unknown file type,
 //   written as 其他).
@@ -75,6 +82,7 @@
 
 namespace feed {
 
+class Clock;        // clock.h
 class RowChildren;  // children.h
 
 // Per-response values the template can name as feed.*.
@@ -105,8 +113,11 @@ class Template {
   // A template for `format`: kText writes no declaration and no markup,
   // only the text inside the feed:each element, one line per row. Date
   // filters read DATETIME values in `zone` (the other Parse: UTC).
+  // feed:past reads `clock` (the system's when null), which must outlive
+  // the template.
   static Template Parse(std::string_view xml, const std::string& file, Format format, Charset cs,
-                        const std::map<std::string, std::string>& fixed, const TimeZone& zone);
+                        const std::map<std::string, std::string>& fixed, const TimeZone& zone,
+                        const Clock* clock = nullptr);
 
   Template(Template&&) noexcept;
   Template& operator=(Template&&) noexcept;
@@ -149,8 +160,10 @@ class Template {
   // The same, for a template bound to the row's columns followed by values
   // the engine computes (an MSN item's guid and dates): column row.size() + i
   // is extra[i]. REQUIRES: extra holds every bound column past the row's.
+  // `dates_as_stored`: feed:past dates are written as the row holds them
+  // (a fingerprint of the row's content that must not move with the clock).
   bool RenderRow(std::string& out, const Rows& row, const std::vector<std::string_view>& extra,
-                 RowRejection* why) const;
+                 RowRejection* why, bool dates_as_stored = false) const;
   // Everything after the repeated element.
   void RenderTail(std::string& out, const DocumentValues& doc) const;
 
@@ -161,7 +174,8 @@ class Template {
   // Every RenderRow: `extra` (may be null) continues the row's columns,
   // `children` (may be null) are its child rows.
   bool Render(std::string& out, const Rows& row, const std::vector<std::string_view>* extra,
-              const RowChildren* children, RowRejection* why, std::vector<RowRejection>* dropped) const;
+              const RowChildren* children, RowRejection* why, std::vector<RowRejection>* dropped,
+              bool dates_as_stored = false) const;
 
   explicit Template(std::unique_ptr<Plan> plan);
   std::string KeyOf(const Rows& row) const;  // the feed:key field's value, or ""

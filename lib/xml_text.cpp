@@ -868,6 +868,14 @@ char32_t FromCp1251(unsigned char b) {
   return kCp1251High[b - 0x80];
 }
 
+std::string_view Utf8Prefix(std::string_view utf8, size_t max_bytes) {
+  if (utf8.size() <= max_bytes) return utf8;
+  size_t cut = max_bytes;
+  // At most three continuation bytes (10xxxxxx) end a character early.
+  for (int k = 0; k < 3 && cut > 0 && (static_cast<unsigned char>(utf8[cut]) & 0xC0) == 0x80; ++k) --cut;
+  return utf8.substr(0, cut);
+}
+
 std::string CleanUtf8(std::string_view utf8) {
   std::string out;
   out.reserve(utf8.size());

@@ -124,6 +124,10 @@ void AssignCp1251AsUtf8(std::string& out, std::string_view cp1251);
 // "required field is empty").
 std::string CleanUtf8(std::string_view utf8);
 
+// The longest prefix of `utf8` of at most `max_bytes` bytes that does not
+// end inside a multi-byte character.
+std::string_view Utf8Prefix(std::string_view utf8, size_t max_bytes);
+
 // `text` as a JSON string, quotes included: CleanUtf8'd, '"' and backslash
 // escaped, control characters as \u00XX.
 std::string JsonString(std::string_view text);

@@ -91,6 +91,30 @@ TEST(Renderer, SplitsByBytesSoThatADocumentNeverPassesItsLimit) {
   EXPECT_EQ(past.docs[0], kHead + "<url>u1xxxxxxxx</url>\n<url>u2xxxxxxxx</url>\n" + kTail);
 }
 
+// A row that no document of the limit can hold, even alone, is left out and
+// reported with its position; the rows around it are written, each once.
+TEST(Renderer, ARowLargerThanADocumentIsReportedNotWrittenAndTheRestGoOn) {
+  std::vector<Row> rows = Numbered(3);
+  rows[1][1] = std::string(500, 'y');  // row 2: a 500-byte loc
+  const size_t limit = kHead.size() + kTail.size() + 100;
+  Segments s = RenderAll(UrlTemplate(), rows, Limits{0, limit});
+  std::string all;
+  size_t reported = 0;
+  for (size_t i = 0; i < s.docs.size(); ++i) {
+    EXPECT_LE(s.docs[i].size(), limit);
+    all += s.docs[i];
+    for (const std::string& w : s.reports[i].skipped_items) {
+      ++reported;
+      EXPECT_EQ(w, "item at 2: the row alone is 512 bytes, more than the document's max_bytes");
+    }
+  }
+  EXPECT_EQ(reported, 1u);
+  EXPECT_NE(all.find("<url>u1xxxxxxxx</url>"), std::string::npos);
+  EXPECT_NE(all.find("<url>u3xxxxxxxx</url>"), std::string::npos);
+  EXPECT_EQ(all.find("yyy"), std::string::npos);
+  EXPECT_LE(s.docs.size(), 3u) << "no run of empty documents";
+}
+
 TEST(Renderer, RandomRowSizesNeverPassTheLimitAndLoseNothing) {
   std::mt19937 rng(7);
   for (int round = 0; round < 50; ++round) {

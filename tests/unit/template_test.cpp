@@ -8,11 +8,13 @@
 
 #include "text_samples.h"
 
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "clock.h"
 #include "error.h"
 #include "time_zone.h"
 #include "xml_text.h"
@@ -541,6 +543,89 @@ TEST(TemplateRenderCp1251, RandomRowsAsUtf8) {
     }
     ExpectCp1251RowAsUtf8(t, row);
   }
+}
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+// feed:past: a date that happened is never written later than the clock's
+// now (2026-11-01 10:00:00 UTC here): a DATETIME, a DATE or an instant
+// ahead of it is written as now; one before it, a zero date and text that
+// is no date as they are. dates_as_stored renders the row's own dates.
+TEST(TemplateRender, PastDatesAreNeverLaterThanNow) {
+  FixedClock clock(1793527200);  // 2026-11-01T10:00:00Z
+  Template t = Template::Parse(
+      "<u xmlns:feed=\"urn:feed-fcgi:template\"><r feed:each=\"row\" feed:past=\"d\">{d}|{d|rfc3339}|{e}</r></u>",
+      "t.xml", Format::kXml, Charset::kUtf8, {}, TimeZone::Utc(), &clock);
+  t.BindColumns({{"d", ColumnType::kText}, {"e", ColumnType::kText}}, "q.sql");
+  struct Case {
+    const char* d;
+    const char* want;
+  } cases[] = {
+      {"2087-06-01 12:00:00", "2026-11-01 10:00:00|2026-11-01T10:00:00+00:00|2087-06-01"},
+      {"2026-11-01 10:00:01", "2026-11-01 10:00:00|2026-11-01T10:00:00+00:00|2087-06-01"},
+      {"2026-11-01 10:00:00", "2026-11-01 10:00:00|2026-11-01T10:00:00+00:00|2087-06-01"},
+      {"2026-11-01 09:59:59", "2026-11-01 09:59:59|2026-11-01T09:59:59+00:00|2087-06-01"},
+      {"2026-11-02", "2026-11-01 10:00:00|2026-11-01T10:00:00+00:00|2087-06-01"},
+      {"2026-11-01", "2026-11-01|2026-11-01T00:00:00+00:00|2087-06-01"},
+      {"@1793527201", "@1793527200|2026-11-01T10:00:00+00:00|2087-06-01"},
+      {"@1793527199", "@1793527199|2026-11-01T09:59:59+00:00|2087-06-01"},
+      {"0000-00-00 00:00:00", "0000-00-00 00:00:00||2087-06-01"},
+      {"9999 soon", "9999 soon||2087-06-01"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.d);
+    Rows rows({{std::optional<std::string>(c.d), std::optional<std::string>("2087-06-01")}});
+    ASSERT_TRUE(rows.Next());
+    std::string out;
+    ASSERT_TRUE(t.RenderRow(out, rows, nullptr));
+    EXPECT_EQ(out, "<r>" + std::string(c.want) + "</r>\n");
+    out.clear();
+    ASSERT_TRUE(t.RenderRow(out, rows, std::vector<std::string_view>{}, nullptr, /*dates_as_stored=*/true));
+    EXPECT_EQ(out.substr(0, 3 + std::strlen(c.d)), "<r>" + std::string(c.d));
+  }
+  clock.Set(1793527200 + 86400 * 400);  // the clock moves on: the same row, its own date
+  Rows rows({{std::optional<std::string>("2027-06-01 12:00:00"), std::optional<std::string>("")}});
+  ASSERT_TRUE(rows.Next());
+  std::string out;
+  ASSERT_TRUE(t.RenderRow(out, rows, nullptr));
+  EXPECT_EQ(out, "<r>2027-06-01 12:00:00|2027-06-01T12:00:00+00:00|</r>\n");
+  EXPECT_NE(ConfigErrorOf("<a><b feed:past=\"d\">{d}</b><c feed:each=\"row\"/></a>").find("feed:past belongs on a "),
+            std::string::npos);
+}
+
+// A value over 8 MiB is cut there, at a character boundary, and the cut
+// reported as a note naming the field and the row; the row is written.
+TEST(TemplateRender, AValueOver8MiBIsCutAtACharacterAndNoted) {
+  Template t = Compile("<u xmlns:feed=\"urn:feed-fcgi:template\"><r feed:each=\"row\" feed:key=\"id\">{body}</r></u>");
+  t.BindColumns({{"id", ColumnType::kText}, {"body", ColumnType::kText}}, "q.sql");
+  std::string body = "x";  // one byte, then two-byte letters: the limit falls inside one
+  for (int i = 0; i < 4194400; ++i) body += "Я";
+  Rows rows({{std::optional<std::string>("77"), std::optional<std::string>(body)}});
+  ASSERT_TRUE(rows.Next());
+  std::string out;
+  std::vector<RowRejection> notes;
+  RowRejection why;
+  ASSERT_TRUE(t.RenderRow(out, rows, nullptr, &why, &notes));
+  EXPECT_EQ(out.size(), std::string("<r>").size() + 8388607 + std::string("</r>\n").size());
+  EXPECT_EQ(out.substr(out.size() - 7), "Я</r>\n");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_TRUE(notes[0].note);
+  EXPECT_EQ(notes[0].field, "body");
+  EXPECT_EQ(notes[0].item, "77");
+  EXPECT_EQ(notes[0].rule.rfind("maxbytes=8388608", 0), 0u) << notes[0].rule;
+}
+
+TEST(Utf8Prefix, NeverEndsInsideACharacter) {
+  EXPECT_EQ(Utf8Prefix("abc", 5), "abc");
+  EXPECT_EQ(Utf8Prefix("abc", 2), "ab");
+  EXPECT_EQ(Utf8Prefix("aЯb", 2), "a");   // Я is two bytes
+  EXPECT_EQ(Utf8Prefix("aЯb", 3), "aЯ");
+  EXPECT_EQ(Utf8Prefix("😀x", 3), "");    // four bytes
+  EXPECT_EQ(Utf8Prefix("😀x", 4), "😀");
 }
 
 }  // namespace
