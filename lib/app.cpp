@@ -154,7 +154,7 @@ CheckReport App::Check(const CheckOptions& options) {
                                    "apply sql/state.sql (it adds the column)"});
       }
     } catch (const FeedError& e) {
-      report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in the README"});
+      report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in docs/deploy.md"});
     }
     if (status_) {
       try {

@@ -301,7 +301,7 @@ void CheckOne(Feed& f, Database& db, const Clock& clock, const CheckOptions& opt
              Fields(f) + " = " + Keys(lost, lost_count) +
              "): rows that share the first keyset field at a chunk's edge are skipped",
          "start each chunk strictly after the last row in keyset order (" + Fields(f) +
-             "): for two fields, WHERE (a > :after_a OR (a = :after_a AND b > :after_b)), as the README shows"});
+             "): for two fields, WHERE (a > :after_a OR (a = :after_a AND b > :after_b)), as docs/mapping.md shows"});
   }
 }
 
@@ -365,7 +365,7 @@ void CheckReplicas(const std::vector<ReplicaConfig>& replicas, int replica_wait,
     if (!st.replica) {
       report->findings.push_back({true, where, "is not a replica (SHOW SLAVE STATUS is empty)",
                                   "set it up: CHANGE MASTER TO MASTER_HOST = ..., MASTER_USE_GTID = slave_pos; START "
-                                  "SLAVE (see the README), or remove " +
+                                  "SLAVE (see docs/replicas.md), or remove " +
                                       where});
       continue;
     }

@@ -510,10 +510,23 @@ TEST_F(MsnIntegration, TwoFetchesAtOnceNeverDoubleAChange) {
   testing::Mariadb("UPDATE listing SET title = CONCAT(title, ' *') WHERE id IN (" + Join(edited) + ")");
   first.Advance(60);
   second.Advance(60);
+  // b asks while a's sync holds the feed's lock (a's first batch written,
+  // b seen waiting for the lock): b must wait, then find nothing new. The
+  // order is fixed so that the fake MSN's reading does not depend on which
+  // thread won: served modified dates are never after the server's own
+  // clock, and b's clock is a second ahead of a's.
   testing::Reply ra, rb;
-  std::thread ta([&] { ra = testing::Fetch(a, Get()); });
-  std::thread tb([&] { rb = testing::Fetch(b, Get()); });
-  ta.join();
+  std::thread tb;
+  a.msn_feed("/msn")->SetBatchHook([&](size_t) {
+    if (tb.joinable()) return;
+    tb = std::thread([&] { rb = testing::Fetch(b, Get()); });
+    EXPECT_TRUE(testing::PollUntil([] {
+      return testing::Mariadb("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'") != "0\n";
+    })) << "b never waited for a's lock";
+  });
+  ra = testing::Fetch(a, Get());
+  a.msn_feed("/msn")->SetBatchHook(nullptr);
+  ASSERT_TRUE(tb.joinable()) << "a's sync wrote no batch";
   tb.join();
   ASSERT_EQ(ra.status, 200);
   ASSERT_EQ(rb.status, 200);
