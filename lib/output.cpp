@@ -59,26 +59,4 @@ void GzipSink::Finish() {
   next_.Flush();
 }
 
-std::string Gunzip(std::string_view gz) {
-  z_stream z{};
-  if (inflateInit2(&z, 15 + 16) != Z_OK) throw InternalError("inflateInit2 failed");
-  std::string out;
-  char buf[65536];
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
-  z.avail_in = static_cast<uInt>(gz.size());
-  int rc;
-  do {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-      inflateEnd(&z);
-      throw FeedError(ErrorKind::kBadRequest, "not a complete gzip stream");
-    }
-    out.append(buf, sizeof buf - z.avail_out);
-  } while (rc != Z_STREAM_END);
-  inflateEnd(&z);
-  return out;
-}
-
 }  // namespace feed

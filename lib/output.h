@@ -58,8 +58,4 @@ class GzipSink : public Sink {
   bool finished_ = false;
 };
 
-// Gunzips a whole gzip stream (tests and tools); throws FeedError
-// (kBadRequest: the input is at fault) when it is not complete and valid.
-std::string Gunzip(std::string_view gz);
-
 }  // namespace feed

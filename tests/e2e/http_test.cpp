@@ -23,6 +23,7 @@
 #include "http_client.h"
 #include "test_env.h"
 #include "xml_text.h"
+#include "gzip_reference.h"
 
 namespace feed {
 namespace {
@@ -99,13 +100,13 @@ TEST_F(HttpE2e, SitemapIndexPartsGzipAnd304) {
   HttpReply gz = Http("GET", parts[0] + ".gz");
   ASSERT_EQ(gz.status, 200);
   EXPECT_EQ(gz.headers["content-type"], "application/gzip");
-  EXPECT_EQ(Gunzip(gz.body), ads.body);
+  EXPECT_EQ(testing::ZlibGunzip(gz.body), ads.body);
   HttpReply negotiated = Http("GET", parts[0], {"Accept-Encoding: gzip"});
   EXPECT_EQ(negotiated.headers["content-encoding"], "gzip");
   EXPECT_EQ(negotiated.headers["vary"], "Accept-Encoding");
-  EXPECT_EQ(Gunzip(negotiated.body), ads.body);
+  EXPECT_EQ(testing::ZlibGunzip(negotiated.body), ads.body);
   HttpReply index_gz = Http("GET", "/sitemap.xml.gz");
-  EXPECT_EQ(Gunzip(index_gz.body), index.body);
+  EXPECT_EQ(testing::ZlibGunzip(index_gz.body), index.body);
 
   HttpReply not_modified = Http("GET", parts[0], {"If-None-Match: " + ads.headers["etag"]});
   EXPECT_EQ(not_modified.status, 304);
@@ -167,10 +168,10 @@ TEST_F(HttpE2e, BaiduIndexPartsGzipAnd304) {
   const size_t listable = std::stoul(testing::Mariadb(
       "SELECT COUNT(*) FROM document WHERE status = 'active' AND TRIM(category) <> '' AND (stored = 1 OR mirrors <> '')"));
   EXPECT_EQ(locs.size(), listable);
-  EXPECT_EQ(Gunzip(Http("GET", part + ".gz").body), docs.body);
+  EXPECT_EQ(testing::ZlibGunzip(Http("GET", part + ".gz").body), docs.body);
   HttpReply negotiated = Http("GET", part, {"Accept-Encoding: gzip"});
   EXPECT_EQ(negotiated.headers["content-encoding"], "gzip");
-  EXPECT_EQ(Gunzip(negotiated.body), docs.body);
+  EXPECT_EQ(testing::ZlibGunzip(negotiated.body), docs.body);
   EXPECT_EQ(Http("GET", part, {"If-None-Match: " + docs.headers["etag"]}).status, 304);
   // A new comment is a change of its document's part.
   testing::Mariadb("INSERT INTO document_comment (document_id, member_id, body, created) "
@@ -248,7 +249,7 @@ TEST_F(HttpE2e, GzipWhenAcceptedSameDocument) {
   EXPECT_EQ(gz.headers["content-encoding"], "gzip");
   EXPECT_EQ(gz.headers["vary"], "Accept-Encoding");
   EXPECT_NE(gz.headers["etag"], plain.headers["etag"]) << "two encodings, two entity tags";
-  std::string unzipped = Gunzip(gz.body);
+  std::string unzipped = testing::ZlibGunzip(gz.body);
   EXPECT_EQ(WithoutCatalogDate(unzipped), WithoutCatalogDate(plain.body));
   EXPECT_EQ(
       Http("GET", "/yads?date=2026-10-25+00:00:00", {"Accept-Encoding: gzip;q=0"}).headers.count("content-encoding"),
@@ -302,7 +303,7 @@ TEST_F(HttpE2e, ARobotPagesToTheEndAndGetsEveryAd) {
     HttpReply r = Http("GET", "/yads?date=2026-01-01+00:00:00" + (cont.empty() ? "" : "&continue=" + cont),
                        {"Accept-Encoding: gzip"});
     ASSERT_EQ(r.status, 200) << r.body;
-    std::string body = Gunzip(r.body);
+    std::string body = testing::ZlibGunzip(r.body);
     ++pages;
     for (size_t at = body.find("<ad>"); at != std::string::npos; at = body.find("<ad>", at + 1)) ++ads;
     size_t c = body.find("<continue>");
@@ -447,7 +448,7 @@ TEST_F(HttpE2e, JoobleBotGetsItsFeedThen304AndItsVisitIsRecorded) {
   ASSERT_EQ(r.status, 200) << r.body.substr(0, 200);
   EXPECT_EQ(r.headers["content-type"], "text/xml; charset=UTF-8");
   EXPECT_EQ(r.headers["content-encoding"], "gzip");
-  std::string body = Gunzip(r.body);
+  std::string body = testing::ZlibGunzip(r.body);
   tinyxml2::XMLDocument doc;
   ASSERT_EQ(doc.Parse(body.c_str(), body.size()), tinyxml2::XML_SUCCESS);
   EXPECT_GT(std::count(body.begin(), body.end(), '\n'), 1000);

@@ -395,7 +395,7 @@ TEST_F(MsnIntegration, MsnSeesEachChangeOfTheBoardExactlyOnce) {
     if (it.guid != "ad-" + std::to_string(ran_out[0])) continue;
     auto end = testing::Table("SELECT added + INTERVAL IF(days > 0, days, 30) DAY FROM listing WHERE id = " +
                               std::to_string(ran_out[0]));
-    EXPECT_EQ(it.expires, testing::Kiev().ToUnix(*ParseSqlDateTime(end[0][0])));
+    EXPECT_EQ(it.expires, std::stoll(testing::KievDate(end[0][0], "%s")));
   }
   msn.ClearEvents();
 

@@ -26,7 +26,7 @@
 #include "output.h"
 #include "state.h"
 #include "test_env.h"
-#include "zoned_time.h"
+#include "gzip_reference.h"
 
 namespace feed {
 namespace {
@@ -64,19 +64,18 @@ std::vector<Url> Entries(const std::string& xml, const char* entry) {
 
 std::string Name(const std::string& loc) { return loc.substr(loc.rfind('/') + 1); }
 
-// The active ads as the board has them: URL -> updated (site time).
+// The active ads as the board has them: URL -> their lastmod, the updated
+// time (site time, Kiev) as a W3C datetime with the offset in force, read
+// by GNU date (testing::KievDates), not by the program's time zone.
 std::map<std::string, std::string> ActiveAds() {
+  const auto rows = testing::Table(
+      "SELECT CONCAT('http://doska.example/ad/', ref, '.html'), updated FROM listing WHERE status = 'active'");
+  std::vector<std::string> local;
+  for (const auto& r : rows) local.push_back(r[1]);
+  const std::vector<std::string> w3c = testing::KievDates(local, "%Y-%m-%dT%H:%M:%S%:z");
   std::map<std::string, std::string> ads;
-  for (const auto& r : testing::Table("SELECT CONCAT('http://doska.example/ad/', ref, '.html'), updated FROM listing "
-                                      "WHERE status = 'active'")) {
-    ads[r[0]] = r[1];
-  }
+  for (size_t i = 0; i < rows.size(); ++i) ads[rows[i][0]] = w3c[i];
   return ads;
-}
-
-// "2026-11-30 14:05:00" in Kiev as W3C datetime with the offset in force.
-std::string W3c(const std::string& local) {
-  return FormatRfc3339(testing::Kiev().ToUnix(*ParseSqlDateTime(local)), testing::Kiev());
 }
 
 std::string SetConfig(const std::string& ads_extra, const std::string& set_extra = "") {
@@ -137,10 +136,10 @@ TEST_F(SitemapIntegration, StaticSetMatchesTheDatabaseAndSplitsExactlyAtTheCount
       EXPECT_EQ(Entries(Slurp(dir + "/sitemap-ads-2.xml"), "url").size(), 1u) << "one past the limit: one more part";
     }
     ASSERT_EQ(seen.size(), ads.size());
-    for (const auto& [loc, updated] : ads) {
+    for (const auto& [loc, lastmod] : ads) {
       auto it = seen.find(loc);
       ASSERT_NE(it, seen.end()) << loc << " missing";
-      EXPECT_EQ(it->second, W3c(updated)) << loc;
+      EXPECT_EQ(it->second, lastmod) << loc;
     }
     EXPECT_EQ(r.rows, ads.size());
     EXPECT_EQ(r.urls, std::vector<std::string>{"http://doska.example/maps/sitemap.xml"});
@@ -166,9 +165,9 @@ TEST_F(SitemapIntegration, StaticSetSplitsExactlyAtTheByteLimitAndWritesGzipTwin
       EXPECT_EQ(Slurp(dir + "/sitemap-ads-1.xml").size(), size) << "exactly at the limit";
     }
     for (const std::string& p : parts) {
-      EXPECT_EQ(Gunzip(Slurp(dir + "/" + p + ".gz")), Slurp(dir + "/" + p)) << p;
+      EXPECT_EQ(testing::ZlibGunzip(Slurp(dir + "/" + p + ".gz")), Slurp(dir + "/" + p)) << p;
     }
-    EXPECT_EQ(Gunzip(Slurp(dir + "/sitemap.xml.gz")), Slurp(dir + "/sitemap.xml"));
+    EXPECT_EQ(testing::ZlibGunzip(Slurp(dir + "/sitemap.xml.gz")), Slurp(dir + "/sitemap.xml"));
   }
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
@@ -379,12 +378,12 @@ TEST_F(SitemapIntegration, LivePartsAnswer304AndGzipAndUnknownPartsAre404) {
   ASSERT_EQ(gz.status, 200);
   EXPECT_EQ(gz.headers["Content-Type"], "application/gzip");
   EXPECT_EQ(gz.headers.count("Content-Encoding"), 0u);
-  EXPECT_EQ(Entries(Gunzip(gz.body), "url").size(), urls.size() - 1);
+  EXPECT_EQ(Entries(testing::ZlibGunzip(gz.body), "url").size(), urls.size() - 1);
   Request accepts = Get("/sitemap-ads-2.xml");
   accepts.accept_encoding = "gzip";
   testing::Reply negotiated = testing::Fetch(app, accepts);
   EXPECT_EQ(negotiated.headers["Content-Encoding"], "gzip");
-  EXPECT_EQ(Gunzip(negotiated.body), Gunzip(gz.body));
+  EXPECT_EQ(testing::ZlibGunzip(negotiated.body), testing::ZlibGunzip(gz.body));
 
   EXPECT_EQ(testing::Fetch(app, Get("/sitemap-ads-99.xml")).status, 404);
   EXPECT_EQ(testing::Fetch(app, Get("/sitemap-jobs-1.xml")).status, 404);
@@ -625,9 +624,9 @@ TEST_F(SitemapIntegration, AWriteFromCronsEmptyEnvironmentInAnotherFolderWritesT
   ASSERT_EQ(testing::Shell(cron + "'" + site + "/maps' >'" + site + "/out' 2>&1"), 0) << Slurp(site + "/out");
   const std::map<std::string, std::string> urls = CheckStaticSet(site + "/maps", 1000, 52428800);
   EXPECT_EQ(urls.size(), ActiveAds().size());
-  for (const auto& [loc, updated] : ActiveAds()) {
+  for (const auto& [loc, lastmod] : ActiveAds()) {
     ASSERT_TRUE(urls.count(loc)) << loc;
-    EXPECT_EQ(urls.at(loc), W3c(updated)) << "lastmod in the site's zone, not the process's";
+    EXPECT_EQ(urls.at(loc), lastmod) << "lastmod in the site's zone, not the process's";
   }
   ASSERT_EQ(testing::Shell("cd / && TZ=America/New_York LANG=C " + cron.substr(cron.find("env -i ") + 7) + "'" + site +
                            "/maps2' >'" + site + "/out' 2>&1"),
@@ -709,7 +708,7 @@ TEST(LegacyBoard, SitemapsRssAndAtomFromTheLegacySchemaByConfigurationAlone) {
     EXPECT_EQ(part.loc.rfind("http://doska.example/feeds/sitemap-", 0), 0u) << part.loc;
     const std::string file = dir + "/" + Name(part.loc);
     EXPECT_TRUE(ValidAgainst(file, "sitemap.xsd")) << file;
-    EXPECT_EQ(Gunzip(Slurp(file + ".gz")), Slurp(file));
+    EXPECT_EQ(testing::ZlibGunzip(Slurp(file + ".gz")), Slurp(file));
     for (const Url& u : Entries(Slurp(file), "url")) {
       const std::string kind = u.loc.substr(21, u.loc.find('/', 21) - 21);  // after "http://doska.example/"
       ++by_section[kind];

@@ -162,6 +162,32 @@ std::optional<Config> LegacyConfig() {
   return ShippedConfig("legacy-board.ini", db);
 }
 
+std::vector<std::string> KievDates(const std::vector<std::string>& local, const std::string& format) {
+  const std::string dir = TempDir("dates");
+  {
+    std::ofstream in(dir + "/in");
+    for (const std::string& l : local) in << l << '\n';
+  }
+  const int rc = Shell("TZ=Europe/Kiev date -f '" + dir + "/in' '+" + format + "' >'" + dir + "/out'");
+  std::vector<std::string> out;
+  std::istringstream lines(Slurp(dir + "/out"));
+  for (std::string l; std::getline(lines, l);) out.push_back(l);
+  Shell("rm -rf '" + dir + "'");
+  if (rc != 0 || out.size() != local.size()) throw std::runtime_error("date refused a local time");
+  return out;
+}
+
+std::string KievDate(const std::string& local, const std::string& format) { return KievDates({local}, format)[0]; }
+
+std::string KievNow() {
+  const std::string dir = TempDir("now");
+  Shell("TZ=Europe/Kiev date '+%F %T' >'" + dir + "/out'");
+  std::string s = Slurp(dir + "/out");
+  Shell("rm -rf '" + dir + "'");
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
 void StopDatabase() {
   if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' stop '" + Env("FEED_TEST_DB_DIR") +
             "' >/dev/null") != 0) {

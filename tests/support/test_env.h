@@ -81,6 +81,16 @@ std::string TempDir(const std::string& tag);
 // the tests' own reading of a feed in another encoding.
 std::string IconvToUtf8(const std::string& bytes, const std::string& charset);
 
+// Each local time of Kiev (DATETIME text, "2026-11-30 14:05:00") as GNU
+// `date +FORMAT` writes it (FORMAT "%s": Unix seconds; "%Y-%m-%dT%T%:z":
+// W3C datetime with the offset in force), through the C library's zone
+// data: the tests' own reading of a site time, not the program's
+// time_zone. Throws when date refuses one.
+std::vector<std::string> KievDates(const std::vector<std::string>& local, const std::string& format);
+std::string KievDate(const std::string& local, const std::string& format);
+// Kiev's wall time now, as DATETIME text, by GNU date.
+std::string KievNow();
+
 // A response taken apart: status, headers (as sent), body.
 struct Reply {
   int status = 0;
