@@ -298,6 +298,10 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, c
       newest = std::max(newest, p.lastmod);
     }
   }
+  // An index lists at least one part: a set with no row at all lists its
+  // first, which its template writes as it writes an empty part (a
+  // sitemap's names the home page).
+  if (parts.empty()) parts.emplace_back(PartName(sections_[0]->config().name, 1), "");
   report->read_from = from_replica ? *from_replica->name : "primary";
   StringSink body;
   static_cast<RenderReport&>(*report) = RenderIndex(parts, body);
@@ -489,6 +493,7 @@ WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::stri
   WriteReport out;
   NewFolder folder(dir);
   std::vector<std::pair<std::string, std::string>> parts;
+  std::optional<WrittenFile> first_empty;  // the first section's first part, when it holds no row
   const std::string now = FormatSqlDateTime(sections_[0]->zone().FromUnix(clock.Now()));
   for (Feed* f : sections_) {
     std::unique_ptr<ChunkReader> reader = f->Reader(db, f->RunParams("", now));
@@ -511,7 +516,9 @@ WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::stri
         if (out.left_out.noted_items.size() < 1000) out.left_out.noted_items.push_back(f->config().name + ": " + s);
       }
       out.left_out.noted += r.noted;
-      if (r.rows == 0) {
+      if (r.rows == 0 && f == sections_[0] && n == 1 && index_) {
+        first_empty = WrittenFile{name, r.rows, r.bytes};  // kept only if the whole set is empty
+      } else if (r.rows == 0) {
         // No URL: a sitemap must list at least one, so the part is not
         // written (a section with no rows has no parts).
         unlink(path.c_str());
@@ -526,6 +533,18 @@ WriteReport DocumentSet::Write(Database& db, const Clock& clock, const std::stri
       }
       if (progress) progress(out.rows);
       if (!r.more) break;
+    }
+  }
+  if (first_empty) {
+    // An index lists at least one part: an empty set keeps its first
+    // (written as the template writes an empty part), another set drops it.
+    const std::string path = folder.path() + "/" + first_empty->name;
+    if (parts.empty()) {
+      out.files.push_back(*first_empty);
+      parts.emplace_back(first_empty->name, "");
+    } else {
+      unlink(path.c_str());
+      unlink((path + ".gz").c_str());
     }
   }
   if (index_) {

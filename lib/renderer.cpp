@@ -119,6 +119,7 @@ RenderReport DocumentRenderer::Segment(Sink& out, DocumentValues doc,
       buf.clear();
     }
   }
+  doc.empty = report.rows == 0;
   if (before_tail) before_tail(report, &doc);
   tmpl_.RenderTail(buf, doc);
   out.Write(buf);

@@ -19,7 +19,7 @@ namespace feed {
 namespace {
 
 enum class OpCode { kLiteral, kRowValue, kDocValue, kIf, kRepeat };
-enum class DocVar { kDate, kContinue, kMore, kName, kUpdated };
+enum class DocVar { kDate, kContinue, kMore, kName, kUpdated, kEmpty };
 
 struct Op {
   OpCode code = OpCode::kLiteral;
@@ -199,8 +199,9 @@ class Compiler {
     if (name == "feed.more") return DocVar::kMore;
     if (name == "feed.name") return DocVar::kName;
     if (name == "feed.updated") return DocVar::kUpdated;
+    if (name == "feed.empty") return DocVar::kEmpty;
     throw Error(line, "unknown value '" + name +
-                          "'; known: feed.date, feed.continue, feed.more, feed.name, feed.updated, site.KEY, "
+                          "'; known: feed.date, feed.continue, feed.more, feed.name, feed.updated, feed.empty, site.KEY, "
                           "value.KEY, or a row field");
   }
 
@@ -696,7 +697,8 @@ bool Template::Writes(std::string_view name) const {
                                                                {"feed.continue", DocVar::kContinue},
                                                                {"feed.more", DocVar::kMore},
                                                                {"feed.name", DocVar::kName},
-                                                               {"feed.updated", DocVar::kUpdated}};
+                                                               {"feed.updated", DocVar::kUpdated},
+                                                               {"feed.empty", DocVar::kEmpty}};
   for (const auto& [n, var] : kNames) {
     if (n != name) continue;
     for (const std::vector<Op>* ops : {&plan_->head, &plan_->row, &plan_->tail}) {
@@ -824,6 +826,8 @@ struct Renderer {
         return doc->name;
       case DocVar::kUpdated:
         return doc->updated;
+      case DocVar::kEmpty:
+        return doc->empty ? std::string_view("1") : std::string_view();
     }
     return scratch;
   }

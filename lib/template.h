@@ -17,7 +17,9 @@
 //   query's row (only inside the feed:each element); "site.KEY" (a [site]
 //   key, which must exist) and "value.KEY" (the feed's value.KEY, empty when
 //   not set) are filled in at compile time; "feed.date", "feed.more",
-//   "feed.continue", "feed.name", "feed.updated" are set per response. An attribute made
+//   "feed.continue", "feed.name", "feed.updated" are set per response;
+//   "feed.empty", in the tail, is "1" when the document holds no row (a
+//   sitemap's fallback URL: a urlset lists at least one). An attribute made
 //   only of such compile-time values that come out empty is left out.
 // - feed:each="row" marks the one element repeated per row; what comes
 //   before it is the head, what follows the tail.
@@ -92,6 +94,7 @@ struct DocumentValues {
   bool more = false;           // feed.more
   std::string name;            // feed.name
   std::string updated;         // feed.updated: the newest change (state query), else the run's moment
+  bool empty = false;          // feed.empty: in the tail, the document holds no row
 };
 
 // A row left out of the feed, and why (for the operator's report).

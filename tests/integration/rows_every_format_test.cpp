@@ -8,6 +8,9 @@
 // (tests/support/feed_rules.h), writes no date of 2087 (a lastmod, pubDate
 // or modified date is never in the future), and renders each such row that
 // its query selects or names it in its report.
+//
+// And every shipped feed, and every written set, from an empty board
+// (issue #24, point 6).
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -51,8 +54,9 @@ void AddDirtyRows() {
       "MODIFY updated DATETIME NULL, MODIFY downloads INT UNSIGNED NULL, MODIFY favorites INT UNSIGNED NULL, "
       "MODIFY likes INT UNSIGNED NULL, MODIFY shares INT UNSIGNED NULL, MODIFY rating_sum INT UNSIGNED NULL, "
       "MODIFY rating_count INT UNSIGNED NULL, MODIFY tags VARCHAR(255) NULL");
-  Mariadb("ALTER TABLE document_comment MODIFY body TEXT NULL, MODIFY created DATETIME NULL, "
-          "MODIFY member_id INT UNSIGNED NULL");
+  Mariadb(
+      "ALTER TABLE document_comment MODIFY body TEXT NULL, MODIFY created DATETIME NULL, "
+      "MODIFY member_id INT UNSIGNED NULL");
   const std::string now = "NOW() - INTERVAL 1 HOUR";
   const std::string big_title = "REPEAT('Т', 32768)", big_text = "REPEAT('Я', 8388608)";
   const std::string markup = "'<b>Заголовок</b> &amp; \\0\\Z &#1; ]]> \"кавычки\" <script>x</script>'";
@@ -65,10 +69,12 @@ void AddDirtyRows() {
       "'0000-00-00 00:00:00', 'offer', 'active'), "
       "(900003, 'DIRTY900003', 'Будущее', 'текст', 'Автор', 1, '', '', '', '', '2087-06-01 12:00:00', 30, "
       "'2087-06-01 12:00:00', 'offer', 'active'), "
-      "(900004, 'DIRTY900004', " + big_title + ", " + big_text + ", 'Автор', 1, '', '', '', '', " + now + ", 30, " +
-      now + ", 'offer', 'active'), "
-      "(900005, 'DIRTY900005', " + markup + ", " + markup + ", " + markup + ", 1, " + markup + ", '', '', '', " + now +
-      ", 30, " + now + ", 'offer', 'active')");
+      "(900004, 'DIRTY900004', " +
+      big_title + ", " + big_text + ", 'Автор', 1, '', '', '', '', " + now + ", 30, " + now +
+      ", 'offer', 'active'), "
+      "(900005, 'DIRTY900005', " +
+      markup + ", " + markup + ", " + markup + ", 1, " + markup + ", '', '', '', " + now + ", 30, " + now +
+      ", 'offer', 'active')");
   Mariadb(
       "SET SESSION sql_mode = ''; "
       "INSERT INTO job (id, is_resume, title, regions, salary, company, company_info, description, contacts, expires, "
@@ -78,10 +84,12 @@ void AddDirtyRows() {
       "'0000-00-00 00:00:00', 'active'), "
       "(900003, 0, 'Будущее', 'Київ', '', 'Фирма', '', 'текст', 'тел', '2088-01-01', '2087-06-01 12:00:00', "
       "'2087-06-01 12:00:00', 'active'), "
-      "(900004, 0, " + big_title + ", 'Київ', '', 'Фирма', '', " + big_text + ", 'тел', NULL, " + now + ", " + now +
+      "(900004, 0, " +
+      big_title + ", 'Київ', '', 'Фирма', '', " + big_text + ", 'тел', NULL, " + now + ", " + now +
       ", 'active'), "
-      "(900005, 0, " + markup + ", " + markup + ", " + markup + ", " + markup + ", " + markup + ", " + markup + ", " +
-      markup + ", NULL, " + now + ", " + now + ", 'active')");
+      "(900005, 0, " +
+      markup + ", " + markup + ", " + markup + ", " + markup + ", " + markup + ", " + markup + ", " + markup +
+      ", NULL, " + now + ", " + now + ", 'active')");
   Mariadb(
       "SET SESSION sql_mode = ''; "
       "INSERT INTO document (id, category, title, summary, genre, ext, size_bytes, coins, member_id, stored, mirrors, "
@@ -92,15 +100,17 @@ void AddDirtyRows() {
       "'0000-00-00 00:00:00', 0, 0, 0, 0, 0, 0, '', 'active'), "
       "(900003, '资料 > 教育', '未来', '文本', '', 'pdf', 1000, 0, 1, 1, '', '2087-06-01 12:00:00', "
       "'2087-06-01 12:00:00', 0, 0, 0, 0, 0, 0, '', 'active'), "
-      "(900004, '资料 > 教育', " + big_title + ", " + big_text + ", '', 'pdf', 1000, 0, 1, 1, '', " + now + ", " +
-      now + ", 0, 0, 0, 0, 0, 0, '', 'active'), "
-      "(900005, " + markup + ", " + markup + ", " + markup + ", " + markup + ", 'pdf', 1000, 0, 1, 1, " + markup +
-      ", " + now + ", " + now + ", 0, 0, 0, 0, 0, 0, " + markup + ", 'active')");
+      "(900004, '资料 > 教育', " +
+      big_title + ", " + big_text + ", '', 'pdf', 1000, 0, 1, 1, '', " + now + ", " + now +
+      ", 0, 0, 0, 0, 0, 0, '', 'active'), "
+      "(900005, " +
+      markup + ", " + markup + ", " + markup + ", " + markup + ", 'pdf', 1000, 0, 1, 1, " + markup + ", " + now + ", " +
+      now + ", 0, 0, 0, 0, 0, 0, " + markup + ", 'active')");
   Mariadb(
       "SET SESSION sql_mode = ''; "
       "INSERT INTO document_comment (document_id, member_id, body, created) VALUES "
-      "(900002, NULL, NULL, NULL), (900002, 1, 'ok', '0000-00-00 00:00:00'), (900003, 1, " + markup +
-      ", '2087-06-01 12:00:00'), (900004, 1, " + big_text + ", " + now + ")");
+      "(900002, NULL, NULL, NULL), (900002, 1, 'ok', '0000-00-00 00:00:00'), (900003, 1, " +
+      markup + ", '2087-06-01 12:00:00'), (900004, 1, " + big_text + ", " + now + ")");
 }
 
 // A date of 2087 in any form the formats write (2087-06-01, 01.06.2087,
@@ -144,6 +154,13 @@ const std::vector<Shipped>& ShippedFeeds() {
 
 // gtest names a failing case by its path.
 void PrintTo(const Shipped& f, std::ostream* os) { *os << f.path; }
+// A case's name: its path, letters and digits kept ("/yads?date=..." ->
+// "_yads_date_...").
+std::string CaseName(const ::testing::TestParamInfo<Shipped>& i) {
+  std::string n;
+  for (char c : std::string(i.param.path)) n += isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return n;
+}
 
 class RowsEveryFormat : public ::testing::TestWithParam<Shipped> {
  protected:
@@ -206,25 +223,84 @@ TEST_P(RowsEveryFormat, EachDirtyRowIsRenderedOrReportedAndTheDocumentKeepsItsRu
     where += " AND (expires IS NULL OR expires >= CURDATE())";
     if (f.kind == FeedKind::kIndeed || f.kind == FeedKind::kCareerjet) where += " AND is_resume = 0";
   }
-  for (const auto& row : testing::Table(std::string("SELECT id, IFNULL(") +
-                                        (std::string(f.table) == "listing" ? "ref" : "id") + ", '') FROM " + f.table +
-                                        " WHERE " + where)) {
+  for (const auto& row :
+       testing::Table(std::string("SELECT id, IFNULL(") + (std::string(f.table) == "listing" ? "ref" : "id") +
+                      ", '') FROM " + f.table + " WHERE " + where)) {
     const std::string& id = row[0];
     const std::string& ref = row[1];
     bool reported = false;
     for (const std::string& s : w.reported) reported = reported || s.find(id) != std::string::npos;
     const bool rendered = !ref.empty() && w.bodies.find(ref) != std::string::npos;
-    EXPECT_TRUE(rendered || reported) << f.table << " row " << id << " is neither in " << f.path
-                                      << " nor reported (" << w.reported.size() << " reported)";
+    EXPECT_TRUE(rendered || reported) << f.table << " row " << id << " is neither in " << f.path << " nor reported ("
+                                      << w.reported.size() << " reported)";
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, RowsEveryFormat, ::testing::ValuesIn(ShippedFeeds()),
-                         [](const ::testing::TestParamInfo<Shipped>& i) {
-                           std::string n;
-                           for (char c : std::string(i.param.path)) n += isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return n;
-                         });
+                         CaseName);
+
+}  // namespace
+}  // namespace feed
+
+namespace feed {
+namespace {
+
+// Every shipped feed from a board with no listing, job or document at all
+// (issue #24, point 6: an empty job feed that was not valid XML made Indeed
+// drop a board): 200 and a document that keeps its format's rules; a set's
+// index lists parts that are valid too.
+void LoadEmptyBoard() {
+  testing::LoadSampleBoard(0, 0, 1, 0);
+  Mariadb("DELETE FROM document_comment; DELETE FROM document; DELETE FROM job; DELETE FROM listing");
+}
+
+class EmptyBoard : public ::testing::TestWithParam<Shipped> {
+ protected:
+  static void SetUpTestSuite() { LoadEmptyBoard(); }
+};
+
+class EmptyBoardWrite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { LoadEmptyBoard(); }
+};
+
+TEST_P(EmptyBoard, EveryShippedFeedIsAValidDocument) {
+  const Shipped& f = GetParam();
+  App app(testing::ShippedConfig("sample-board.ini", testing::Env("FEED_TEST_DB")));
+  if (f.kind == FeedKind::kMsn) app.SyncItems("/msn");
+  const Walk w = Follow(app, f);
+  EXPECT_TRUE(w.reported.empty());
+}
+
+// `write` of each set from the empty board: an index of one part, and that
+// part valid (a sitemap's lists the home page); nothing reported.
+TEST_F(EmptyBoardWrite, EveryWrittenSetIsAnIndexOfOneValidPart) {
+  for (const Shipped& f : ShippedFeeds()) {
+    if (!f.set) continue;
+    SCOPED_TRACE(f.path);
+    App app(testing::ShippedConfig("sample-board.ini", testing::Env("FEED_TEST_DB")));
+    const std::string dir = testing::TempDir("empty");
+    const WriteReport w = app.WriteSet(f.path, dir);
+    EXPECT_EQ(w.rows, 0u);
+    ASSERT_EQ(w.files.size(), 2u) << "an index and one part";
+    for (const WrittenFile& file : w.files) {
+      SCOPED_TRACE(file.name);
+      const bool index = &file == &w.files.back();
+      const auto faults = FeedFaults(index ? FeedKind::kSitemapIndex : f.kind, testing::Slurp(dir + "/" + file.name));
+      std::string list;
+      for (const std::string& s : faults) list += "\n  " + s;
+      EXPECT_TRUE(faults.empty()) << list;
+    }
+    if (f.kind == FeedKind::kSitemap) {
+      EXPECT_NE(testing::Slurp(dir + "/" + w.files[0].name).find("<loc>http://doska.example/</loc>"),
+                std::string::npos);
+    }
+    testing::Shell("rm -rf '" + dir + "'");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, EmptyBoard, ::testing::ValuesIn(ShippedFeeds()),
+                         CaseName);
 
 }  // namespace
 }  // namespace feed

@@ -91,6 +91,18 @@ TEST(Renderer, SplitsByBytesSoThatADocumentNeverPassesItsLimit) {
   EXPECT_EQ(past.docs[0], kHead + "<url>u1xxxxxxxx</url>\n<url>u2xxxxxxxx</url>\n" + kTail);
 }
 
+// feed.empty in the tail: set when the document holds no row (a sitemap's
+// fallback URL), not otherwise.
+TEST(Renderer, FeedEmptyIsSetInTheTailOfADocumentWithNoRow) {
+  Template t = Template::Parse(
+      "<urlset xmlns:feed=\"urn:feed-fcgi:template\"><url feed:each=\"row\">{loc}</url>"
+      "<url feed:if=\"feed.empty\">home</url></urlset>",
+      "t.xml", Format::kXml, Charset::kUtf8, {}, TimeZone::Utc());
+  t.BindColumns(kColumns, "q.sql");
+  EXPECT_EQ(RenderAll(t, {}, Limits{}).docs[0], kHead + "<url>home</url>\n" + kTail);
+  EXPECT_EQ(RenderAll(t, Numbered(1), Limits{}).docs[0], kHead + "<url>u1xxxxxxxx</url>\n" + kTail);
+}
+
 // A row that no document of the limit can hold, even alone, is left out and
 // reported with its position; the rows around it are written, each once.
 TEST(Renderer, ARowLargerThanADocumentIsReportedNotWrittenAndTheRestGoOn) {
