@@ -91,7 +91,10 @@ namespace {
 template <class T, size_t N>
 void LoadKeys(const IniSection& sec, const ConfigSource& source, const ConfigKey<T> (&keys)[N], T* out,
               const std::string& section_name, bool (*other)(const KeyInput&, T*) = nullptr) {
-  for (const auto& [key, v] : sec.entries) {
+  for (const auto& entry : sec.entries) {
+    // Named, not bound: clang 14 cannot capture a structured binding.
+    const std::string& key = entry.first;
+    const IniValue& v = entry.second;
     const ConfigKey<T>* it =
         std::find_if(std::begin(keys), std::end(keys), [&](const ConfigKey<T>& k) { return key == k.name; });
     const bool known = it != std::end(keys);
