@@ -91,81 +91,18 @@ SyncReport App::SyncItems(const std::string& path, const std::function<void(size
 }
 
 CheckReport App::Check(const CheckOptions& options) {
-  CheckTargets targets;
-  for (auto& f : feeds_) targets.feeds.push_back(f.get());
-  for (auto& f : full_walks_) targets.feeds.push_back(f.get());  // query_full: a walk of its own
-  for (auto& s : sets_) targets.sets.push_back(s.get());
-  for (auto& m : msn_feeds_) targets.msn.push_back(m.get());
-  CheckReport report;
-  // What the program cannot see from here: the web server's side.
-  if (config_.server.hand_off == HandOff::kXSendfile) {
-    report.findings.push_back(
-        {false, "[server] hand_off",
-         "hand_off = x-sendfile names every body over spool_memory to the web server in an X-Sendfile header "
-         "instead of sending it: that needs Apache's mod_xsendfile (XSendFile On, XSendFilePath covering spool_dir " +
-             spool_.path() +
-             "; nginx takes X-Accel-Redirect, not X-Sendfile); without it every large feed is a 200 with an empty body",
-         "keep hand_off = none unless the web server is set up so (a server you manage as root)"});
-  }
-  if (const int bound = RequestWaitBound(config_); bound >= kWebServerTimeout) {
-    report.findings.push_back(
-        {false, "[database]",
-         "a request may wait " + std::to_string(bound) +
-             " s on the database (2 x (connect_timeout + read_timeout), plus " +
-             std::to_string(RequestLockWait(config_.database)) +
-             " s for a lock, plus each replica's 2 x (connect_timeout + read_timeout)): mod_fcgid's FcgidIOTimeout "
-             "(" + std::to_string(kWebServerTimeout) +
-             " s by default) answers 500 first",
-         "lower connect_timeout and read_timeout (the defaults: 3 and 10), or raise FcgidIOTimeout if you can"});
-  }
-  try {
-    // An MSN feed's template binds the engine's fields too: bound its way
-    // first (Feed::Bind then has nothing left to do).
-    for (auto& m : msn_feeds_) m->Bind(servers_.primary());
-  } catch (const FeedError& e) {
-    report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
-  }
-  // The replicas first: a page may be read from any of them.
-  CheckReplicas(config_.replicas, config_.database.replica_wait, &report);
-  CheckReport feeds_report = CheckFeeds(targets, servers_.primary(), clock_, options);
-  report.feeds = feeds_report.feeds;
-  report.rows = feeds_report.rows;
-  report.findings.insert(report.findings.end(), feeds_report.findings.begin(), feeds_report.findings.end());
-  // The program's own tables, and what the account may do with them.
-  if (report.errors() == 0) CheckStateTables(servers_.primary(), status_ != nullptr, &report);
-  if (report.errors() == 0) {
-    // What serving needs beyond the mappings (the robots' visits table, a
-    // set's part plans).
-    try {
-      CheckDatabase();
-      // Tables of a version before replicas keep working, but without a
-      // stored position every part and sync reads the primary.
-      if (servers_.has_replicas() && !sets_.empty() && !StateStore(servers_.primary()).PlansHavePosition()) {
-        report.findings.push_back({false, "[database]",
-                                   "feed_part_plan has no column position (a table of an older version): every "
-                                   "sitemap part is read from the primary, none from a replica",
-                                   "apply sql/state.sql (it adds the column)"});
-      }
-      if (servers_.has_replicas() && !msn_feeds_.empty() &&
-          !ItemStateStore(servers_.primary(), msn_feeds_[0]->feed().config().name).SyncsHavePosition()) {
-        report.findings.push_back({false, "[database]",
-                                   "feed_item_sync has no column position (a table of an older version): every MSN "
-                                   "sync after the first reads the board from the primary",
-                                   "apply sql/state.sql (it adds the column)"});
-      }
-    } catch (const FeedError& e) {
-      report.findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in docs/deploy.md"});
-    }
-    if (status_) {
-      try {
-        RunReportStore(servers_.primary()).Check();
-      } catch (const FeedError& e) {
-        report.findings.push_back(
-            {true, "[status]", e.what(), "apply sql/state.sql and GRANT SELECT, INSERT, DELETE ON feed_run_report"});
-      }
-    }
-  }
-  return report;
+  ProgramCheck p;
+  p.config = &config_;
+  p.servers = &servers_;
+  for (auto& f : feeds_) p.targets.feeds.push_back(f.get());
+  for (auto& f : full_walks_) p.targets.feeds.push_back(f.get());  // query_full: a walk of its own
+  for (auto& s : sets_) p.targets.sets.push_back(s.get());
+  for (auto& m : msn_feeds_) p.targets.msn.push_back(m.get());
+  p.spool_path = spool_.path();
+  p.status_page = status_ != nullptr;
+  p.bind_all = [this] { CheckDatabase(); };
+  p.check_spool = [this] { CheckSpool(); };
+  return CheckProgram(p, clock_, options);
 }
 
 WriteReport App::WriteSet(const std::string& path, const std::string& dir,

@@ -43,10 +43,11 @@ class App {
   // mapping error; kUnavailable when the database cannot be reached.
   void CheckDatabase();
 
-  // `feed.fcgi check`: every feed's queries run for real (check.h); and,
-  // as warnings, what the config asks of the web server: hand_off =
-  // x-sendfile (the program cannot see whether Apache takes it), and
-  // database timeouts whose RequestWaitBound reaches kWebServerTimeout.
+  // `feed.fcgi check`: what CheckProgram (check.h) looks at, in this
+  // program: every feed's queries run for real; as warnings, what the
+  // config asks of the web server (hand_off = x-sendfile, database timeouts
+  // whose RequestWaitBound reaches kWebServerTimeout); the program's own
+  // tables; the spool folder.
   CheckReport Check(const CheckOptions& options);
 
   // Checks that the spool folder takes files; throws kConfig.

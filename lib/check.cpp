@@ -7,13 +7,17 @@
 
 #include "ascii.h"
 #include "config.h"
+#include "config_file.h"
 #include "datetime.h"
 #include "error.h"
 #include "format_rules.h"
+#include "item_state.h"
 #include "output.h"
 #include "renderer.h"
 #include "replica_set.h"
 #include "row_source.h"
+#include "run_report.h"
+#include "state.h"
 #include "state_tables.h"
 #include "xml_text.h"
 
@@ -529,6 +533,110 @@ CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& c
     } else {
       report.findings.push_back(FindingOf(e, "[config]", "fix the mapping"));
     }
+  }
+  return report;
+}
+
+namespace {
+
+// What the program cannot see from here: the web server's side.
+void CheckServerSide(const Config& config, const std::string& spool_path, CheckReport* report) {
+  if (config.server.hand_off == HandOff::kXSendfile) {
+    report->findings.push_back(
+        {false, "[server] hand_off",
+         "hand_off = x-sendfile names every body over spool_memory to the web server in an X-Sendfile header "
+         "instead of sending it: that needs Apache's mod_xsendfile (XSendFile On, XSendFilePath covering spool_dir " +
+             spool_path +
+             "; nginx takes X-Accel-Redirect, not X-Sendfile); without it every large feed is a 200 with an empty body",
+         "keep hand_off = none unless the web server is set up so (a server you manage as root)"});
+  }
+  if (const int bound = RequestWaitBound(config); bound >= kWebServerTimeout) {
+    report->findings.push_back(
+        {false, "[database]",
+         "a request may wait " + std::to_string(bound) +
+             " s on the database (2 x (connect_timeout + read_timeout), plus " +
+             std::to_string(RequestLockWait(config.database)) +
+             " s for a lock, plus each replica's 2 x (connect_timeout + read_timeout)): mod_fcgid's FcgidIOTimeout "
+             "(" +
+             std::to_string(kWebServerTimeout) + " s by default) answers 500 first",
+         "lower connect_timeout and read_timeout (the defaults: 3 and 10), or raise FcgidIOTimeout if you can"});
+  }
+}
+
+// What serving needs beyond the mappings (the robots' visits table, a
+// set's part plans, the run reports).
+void CheckServingTables(const ProgramCheck& p, CheckReport* report) {
+  Database& primary = p.servers->primary();
+  try {
+    p.bind_all();
+    // Tables of a version before replicas keep working, but without a
+    // stored position every part and sync reads the primary.
+    if (p.servers->has_replicas() && !p.targets.sets.empty() && !StateStore(primary).PlansHavePosition()) {
+      report->findings.push_back({false, "[database]",
+                                  "feed_part_plan has no column position (a table of an older version): every "
+                                  "sitemap part is read from the primary, none from a replica",
+                                  "apply sql/state.sql (it adds the column)"});
+    }
+    if (p.servers->has_replicas() && !p.targets.msn.empty() &&
+        !ItemStateStore(primary, p.targets.msn[0]->feed().config().name).SyncsHavePosition()) {
+      report->findings.push_back({false, "[database]",
+                                  "feed_item_sync has no column position (a table of an older version): every MSN "
+                                  "sync after the first reads the board from the primary",
+                                  "apply sql/state.sql (it adds the column)"});
+    }
+  } catch (const FeedError& e) {
+    report->findings.push_back({true, "[database]", e.what(), "apply sql/state.sql and the grants in docs/deploy.md"});
+  }
+  if (!p.status_page) return;
+  try {
+    RunReportStore(primary).Check();
+  } catch (const FeedError& e) {
+    report->findings.push_back(
+        {true, "[status]", e.what(), "apply sql/state.sql and GRANT SELECT, INSERT, DELETE ON feed_run_report"});
+  }
+}
+
+// host = localhost reaches the socket where libmariadb was built to look;
+// RHEL-family hosts keep theirs elsewhere. A finding that says where, when
+// the database could not be reached that way.
+void AddSocketHint(const DatabaseConfig& db, CheckReport* report) {
+  const bool unreachable = std::any_of(report->findings.begin(), report->findings.end(),
+                                       [](const Finding& f) { return f.error && f.where == "[database]"; });
+  if (!unreachable || db.host != "localhost" || !db.socket.empty()) return;
+  const std::string s = FindMysqlSocket(kMysqlSockets);
+  if (s.empty() || s == kMysqlSockets[0]) return;
+  report->findings.push_back({true, "[database] host",
+                              "the database's socket on this host is " + s + ", not " + kMysqlSockets[0] +
+                                  " where the client looks",
+                              "add socket = " + s + " to [database]"});
+}
+
+}  // namespace
+
+CheckReport CheckProgram(const ProgramCheck& p, const Clock& clock, const CheckOptions& options) {
+  CheckReport report;
+  CheckServerSide(*p.config, p.spool_path, &report);
+  try {
+    // An MSN feed's template binds the engine's fields too: bound its way
+    // first (Feed::Bind then has nothing left to do).
+    for (MsnFeed* m : p.targets.msn) m->Bind(p.servers->primary());
+  } catch (const FeedError& e) {
+    report.findings.push_back({true, "[feed msn]", e.what(), "fix the MSN feed's mapping"});
+  }
+  // The replicas first: a page may be read from any of them.
+  CheckReplicas(p.config->replicas, p.config->database.replica_wait, &report);
+  CheckReport feeds = CheckFeeds(p.targets, p.servers->primary(), clock, options);
+  report.feeds = feeds.feeds;
+  report.rows = feeds.rows;
+  report.findings.insert(report.findings.end(), feeds.findings.begin(), feeds.findings.end());
+  // The program's own tables, and what the account may do with them.
+  if (report.errors() == 0) CheckStateTables(p.servers->primary(), p.status_page, &report);
+  if (report.errors() == 0) CheckServingTables(p, &report);
+  AddSocketHint(p.config->database, &report);
+  try {
+    p.check_spool();
+  } catch (const FeedError& e) {
+    report.findings.push_back({true, "[server] spool_dir", e.what(), "make the folder writable by the web user"});
   }
   return report;
 }

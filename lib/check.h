@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@
 #include "error.h"
 #include "feed.h"
 #include "msn_feed.h"
+#include "replica_set.h"
 
 namespace feed {
 
@@ -76,6 +78,26 @@ Finding FindingOf(const FeedError& e, const std::string& fallback_where, std::st
 // Checks each of the targets against `db`. Never throws for what it finds;
 // a database that cannot be reached is a finding too.
 CheckReport CheckFeeds(const CheckTargets& targets, Database& db, const Clock& clock, const CheckOptions& options);
+
+// Everything `feed.fcgi check` looks at in a loaded program (App::Check
+// gathers it), in one place and in this order: the web server's side
+// (hand_off = x-sendfile, a request's worst wait against mod_fcgid's
+// timeout); the MSN feeds' bindings; the replicas; the feeds (CheckFeeds);
+// then, when nothing so far is an error, the program's own tables
+// (CheckStateTables) and what serving needs of them; last the hint of
+// where the database's socket is, when [database] could not be reached at
+// host = localhost, and the spool folder.
+struct ProgramCheck {
+  const Config* config = nullptr;
+  ReplicaSet* servers = nullptr;
+  CheckTargets targets;
+  std::string spool_path;
+  bool status_page = false;
+  std::function<void()> bind_all;     // binds every feed, set and MSN feed (App::CheckDatabase)
+  std::function<void()> check_spool;  // App::CheckSpool
+};
+// Never throws for what it finds.
+CheckReport CheckProgram(const ProgramCheck& program, const Clock& clock, const CheckOptions& options);
 
 // Looks at each replica in config order, over a connection of its own,
 // as the feed user: a finding (in the replica's section) when it cannot

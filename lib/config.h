@@ -26,8 +26,11 @@
 //   [status]                the owner's status page (StatusConfig), off
 //                           unless enabled = 1
 //
+// Each section's keys are declared in one table (config_keys.h), from
+// which the loader, `feed.fcgi keys` and docs/config-keys.md all come.
+//
 // FEED_DB_HOST, FEED_DB_PORT, FEED_DB_SOCKET, FEED_DB_USER, FEED_DB_PASSWORD
-// and FEED_DB_NAME in the environment override the [database] keys (and so
+// and FEED_DB_NAME in the environment (a ConfigEnvironment) override the [database] keys (and so
 // the keys a replica takes from it), FEED_DB_REPLICA_<NAME>_HOST, _PORT,
 // _SOCKET, _USER and _PASSWORD those of [database replica NAME] (NAME in
 // capitals, '-' as '_'), and FEED_SECRET every feed's secret: the shipped configs carry no secret, so
@@ -36,6 +39,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -300,8 +304,21 @@ int RequestWaitBound(const Config& c);
 // "site.KEY" from [site] and, for a feed, "value.KEY" from its section.
 std::map<std::string, std::string> TemplateValues(const Config& site, const FeedConfig* feed);
 
-// Reads and checks the file; applies the FEED_DB_* and FEED_SECRET
-// environment overrides.
+// The environment loading looks at (the FEED_DB_* and FEED_SECRET
+// overrides, TZDIR), given to it rather than read by it, so that parsing is
+// pure (see config_keys.h for the variables).
+// The variables loading looks at, by name. FromProcess copies TZDIR and
+// every FEED_* variable of the process; tests list theirs.
+struct ConfigEnvironment {
+  std::map<std::string, std::string> vars;
+  static ConfigEnvironment FromProcess();
+  // The value of `name`, or nullopt when it is not set.
+  std::optional<std::string> Get(const std::string& name) const;
+};
+
+// Reads and checks the file; applies the overrides `env` holds.
+Config LoadConfig(const std::string& file, const ConfigEnvironment& env);
+// The same with the process's environment: the program's edge.
 Config LoadConfig(const std::string& file);
 
 // Why `secret` cannot key continue tokens, as the rest of a sentence that
@@ -315,7 +332,9 @@ std::string SecretUnfit(std::string_view secret);
 // FeedError(kConfig) "PATH: cannot read the file".
 std::string ReadSiteFile(const std::string& path);
 
-// Same, from text (tests); relative paths resolve against `base_dir`.
-Config ParseConfig(const std::string& text, const std::string& file, const std::string& base_dir);
+// Same, from text (tests); relative paths resolve against `base_dir`. Pure:
+// the environment is `env` alone (none by default).
+Config ParseConfig(const std::string& text, const std::string& file, const std::string& base_dir,
+                   const ConfigEnvironment& env = {});
 
 }  // namespace feed

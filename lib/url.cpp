@@ -1,9 +1,11 @@
 #include "url.h"
 
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <string>
 
 #include "ascii.h"
 #include "xml_text.h"
@@ -369,6 +371,21 @@ bool IsAbsoluteHttpUrl(std::string_view text, size_t max_chars) {
   HttpUrlShape shape;
   Walk(Bytes(text), text.size(), shape);
   return shape.Valid() && shape.length <= max_chars;
+}
+
+std::string QueryComponentEncoded(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
 }
 
 }  // namespace feed

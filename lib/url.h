@@ -38,6 +38,12 @@ void AppendUriEncoded(std::string& out, std::string_view text);
 // The length AppendUriEncoded would append, without building it.
 size_t UriEncodedLength(std::string_view text);
 
+// `text` as one name or value of a query string: every byte but the
+// unreserved ones (letters, digits, '-', '_', '.', '~') as %XX, upper-case
+// hex, '%' itself included. `render`'s NAME=VALUE arguments are joined
+// with '&' this way, so that a value holding '&', '=' or '+' stays whole.
+std::string QueryComponentEncoded(std::string_view text);
+
 // True when `text`, once encoded, is an absolute http:// or https:// URL
 // (scheme case-insensitive) with a non-empty host and at most `max_chars`
 // characters (2048 for sitemaps: the sitemaps.org schema's maxLength).

@@ -38,10 +38,10 @@ Config SampleConfig() {
                                                   {"FEED_DB_USER", "feed"},
                                                   {"FEED_DB_PASSWORD", "feed"},
                                                   {"FEED_SECRET", "baidu-test-secret-0123456789"}};
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  Config c = LoadConfig(Env("FEED_TEST_ROOT") + "/conf/sample-board.ini");
-  for (const auto& [k, v] : env) unsetenv(k.c_str());
-  return c;
+  // The test's variables over the process's, given to the loader.
+  ConfigEnvironment given = ConfigEnvironment::FromProcess();
+  for (const auto& [k, v] : env) given.vars[k] = v;
+  return LoadConfig(Env("FEED_TEST_ROOT") + "/conf/sample-board.ini", given);
 }
 
 // ---- What a document should show, stated apart from the engine.

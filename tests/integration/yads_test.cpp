@@ -1218,7 +1218,8 @@ TEST(ShippedConfigs, CarryNoSecret) {
   for (const auto& e : std::filesystem::directory_iterator(conf)) files.push_back(e.path().filename());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 3u);
-  setenv("FEED_DB_NAME", "sample", 1);
+  const ConfigEnvironment unkeyed{{{"FEED_DB_NAME", "sample"}}};
+  const ConfigEnvironment keyed{{{"FEED_DB_NAME", "sample"}, {"FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN"}}};
   for (const std::string& name : files) {
     SCOPED_TRACE(name);
     const std::string path = conf + "/" + name, text = ReadSiteFile(path);
@@ -1230,18 +1231,15 @@ TEST(ShippedConfigs, CarryNoSecret) {
           paged = paged || key == "continue";
         }
       }
-      unsetenv("FEED_SECRET");
       if (paged) {
         try {
-          LoadConfig(path);
+          LoadConfig(path, unkeyed);
           ADD_FAILURE() << "a paged feed loaded without a secret";
         } catch (const FeedError& e) {
           EXPECT_NE(std::string(e.what()).find("has continue but no secret"), std::string::npos) << e.what();
         }
       }
-      setenv("FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN", 1);
-      EXPECT_NO_THROW(LoadConfig(path));
-      unsetenv("FEED_SECRET");
+      EXPECT_NO_THROW(LoadConfig(path, keyed));
     } else {
       // Anything else (the Apache snippet) may name FEED_SECRET only with a
       // value the program refuses.
@@ -1255,7 +1253,6 @@ TEST(ShippedConfigs, CarryNoSecret) {
       }
     }
   }
-  unsetenv("FEED_DB_NAME");
 }
 
 }  // namespace

@@ -150,10 +150,10 @@ Config ShippedConfig(const std::string& file, const std::string& db) {
                                                   {"FEED_DB_USER", "feed"},
                                                   {"FEED_DB_PASSWORD", "feed"},
                                                   {"FEED_SECRET", "legacy-board-test-secret"}};
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  Config c = LoadConfig(Env("FEED_TEST_ROOT") + "/conf/" + file);
-  for (const auto& [k, v] : env) unsetenv(k.c_str());
-  return c;
+  // The test's variables over the process's, given to the loader.
+  ConfigEnvironment given = ConfigEnvironment::FromProcess();
+  for (const auto& [k, v] : env) given.vars[k] = v;
+  return LoadConfig(Env("FEED_TEST_ROOT") + "/conf/" + file, given);
 }
 
 std::optional<Config> LegacyConfig() {

@@ -21,9 +21,9 @@ const char kGood[] =
     "since = param date\ncontinue = param continue\npage_size = 500\nkeyset = added, id\n"
     "secret = 0123456789abcdef\n";
 
-std::string ErrorOf(const std::string& text) {
+std::string ErrorOf(const std::string& text, const ConfigEnvironment& env = {}) {
   try {
-    ParseConfig(text, "f.ini", "/etc/feed");
+    ParseConfig(text, "f.ini", "/etc/feed", env);
   } catch (const FeedError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kConfig);
     return e.what();
@@ -32,7 +32,6 @@ std::string ErrorOf(const std::string& text) {
 }
 
 TEST(Config, ReadsEverySection) {
-  unsetenv("FEED_DB_NAME");
   Config c = ParseConfig(kGood, "f.ini", "/etc/feed");
   EXPECT_EQ(c.database.socket, "/tmp/s.sock");
   EXPECT_EQ(c.database.password, "p w");
@@ -53,22 +52,20 @@ TEST(Config, ReadsEverySection) {
 }
 
 TEST(Config, EnvironmentOverridesTheDatabaseSection) {
-  setenv("FEED_DB_SOCKET", "/run/other.sock", 1);
-  setenv("FEED_DB_NAME", "other", 1);
-  setenv("FEED_DB_PORT", "3307", 1);
-  Config c = ParseConfig(kGood, "f.ini", "/etc/feed");
+  ConfigEnvironment env{{{"FEED_DB_SOCKET", "/run/other.sock"}, {"FEED_DB_NAME", "other"}, {"FEED_DB_PORT", "3307"}}};
+  Config c = ParseConfig(kGood, "f.ini", "/etc/feed", env);
   EXPECT_EQ(c.database.socket, "/run/other.sock");
   EXPECT_EQ(c.database.name, "other");
   EXPECT_EQ(c.database.port, 3307);
-  setenv("FEED_DB_PORT", "70000", 1);
-  EXPECT_NE(ErrorOf(kGood).find("FEED_DB_PORT"), std::string::npos);
-  unsetenv("FEED_DB_SOCKET");
+  env.vars["FEED_DB_PORT"] = "70000";
+  EXPECT_NE(ErrorOf(kGood, env).find("FEED_DB_PORT"), std::string::npos);
+  // Parsing reads nothing but its input: the process's variables are not it.
+  setenv("FEED_DB_NAME", "from-the-process", 1);
+  EXPECT_EQ(ParseConfig(kGood, "f.ini", "/etc/feed").database.name, "sample");
   unsetenv("FEED_DB_NAME");
-  unsetenv("FEED_DB_PORT");
 }
 
 TEST(Config, EachMistakeNamesFileAndLine) {
-  unsetenv("FEED_SECRET");
   struct Case {
     std::string text;
     const char* expect;
@@ -260,7 +257,6 @@ TEST(Config, SecretRules) {
 // The file's secret is refused at its line; only whitespace (quoted, since
 // values are trimmed) too.
 TEST(Config, WeakSecretsAreRefusedAtTheirLine) {
-  unsetenv("FEED_SECRET");
   const std::string head =
       "[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n";
   EXPECT_NE(ErrorOf(head + "secret = sample-board-secret-change-me\n").find("f.ini:9: secret is a placeholder"),
@@ -277,7 +273,6 @@ TEST(Config, WeakSecretsAreRefusedAtTheirLine) {
 // [server] secret: an owner who can set no environment variable keeps the
 // secret in the file, for every feed that names none; the same rules.
 TEST(Config, ServerSecretKeysEveryFeedWithoutOneOfItsOwn) {
-  unsetenv("FEED_SECRET");
   const std::string feeds =
       "[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n"
       "[feed z]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n"
@@ -289,9 +284,8 @@ TEST(Config, ServerSecretKeysEveryFeedWithoutOneOfItsOwn) {
     Config c = ParseConfig(text, "f.ini", "/etc");
     EXPECT_EQ(c.feeds[0].secret, "Hq7Lm2Xc9Vb4Nz8Kw3Rt");
     EXPECT_EQ(c.feeds[1].secret, "zs9Q2mW7vX4bN8cK1pL6");  // its own wins
-    setenv("FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN", 1);
-    EXPECT_EQ(ParseConfig(text, "f.ini", "/etc").feeds[0].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
-    unsetenv("FEED_SECRET");
+    const ConfigEnvironment env{{{"FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN"}}};
+    EXPECT_EQ(ParseConfig(text, "f.ini", "/etc", env).feeds[0].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
   }
   EXPECT_NE(ErrorOf("[database]\nname=x\n[server]\nsecret = change-me-to-a-long-random-string\n" + feeds)
                 .find("f.ini:4: secret is a placeholder ('change-me')"),
@@ -308,20 +302,21 @@ TEST(Config, FeedSecretFromTheEnvironment) {
   const std::string text =
       "[database]\nname=x\n[feed y]\ntemplate = t\nquery = q\nkeyset = id\ncontinue = param c\npage_size = 10\n"
       "[feed z]\ntemplate = t\nquery = q\nkeyset = id\n";
-  setenv("FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN", 1);
-  Config c = ParseConfig(text, "f.ini", "/etc");
+  const ConfigEnvironment env{{{"FEED_SECRET", "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN"}}};
+  Config c = ParseConfig(text, "f.ini", "/etc", env);
   EXPECT_EQ(c.feeds[0].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
   // It keys every feed, over the file's own secret.
-  Config over = ParseConfig(text + "secret = 0123456789abcdef\n", "f.ini", "/etc");
+  Config over = ParseConfig(text + "secret = 0123456789abcdef\n", "f.ini", "/etc", env);
   EXPECT_EQ(over.feeds[1].secret, "q3J8+/Zt0aBv9LmW2xYc1RkEo5HfT7sN");
   // The same rules, reported with the file the program was loading.
-  setenv("FEED_SECRET", "my-secret-change-me-later", 1);
-  EXPECT_NE(ErrorOf(text).find("f.ini: FEED_SECRET is a placeholder ('change-me')"), std::string::npos);
-  setenv("FEED_SECRET", "                ", 1);
-  EXPECT_NE(ErrorOf(text).find("f.ini: FEED_SECRET must hold at least 8 different"), std::string::npos);
-  setenv("FEED_SECRET", "", 1);
-  EXPECT_NE(ErrorOf(text).find("f.ini: FEED_SECRET must be at least 16 characters"), std::string::npos);
-  unsetenv("FEED_SECRET");
+  EXPECT_NE(ErrorOf(text, {{{"FEED_SECRET", "my-secret-change-me-later"}}})
+                .find("f.ini: FEED_SECRET is a placeholder ('change-me')"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(text, {{{"FEED_SECRET", "                "}}})
+                .find("f.ini: FEED_SECRET must hold at least 8 different"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(text, {{{"FEED_SECRET", ""}}}).find("f.ini: FEED_SECRET must be at least 16 characters"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(text).find("has continue but no secret"), std::string::npos);
 }
 
@@ -411,10 +406,6 @@ TEST(Config, MissingFileIsAConfigError) {
 // Replicas (issue #13): in the file's order, each key it lacks taken from
 // [database] but where to connect; replica_* only in [database].
 TEST(Config, ReplicasTakeWhatTheyLackFromTheDatabaseSection) {
-  for (const char* v : {"FEED_DB_SOCKET", "FEED_DB_NAME", "FEED_DB_PORT", "FEED_DB_USER", "FEED_DB_PASSWORD",
-                        "FEED_DB_REPLICA_EAST_2_HOST", "FEED_DB_REPLICA_EAST_2_PORT", "FEED_DB_REPLICA_WEST_SOCKET"}) {
-    unsetenv(v);
-  }
   const std::string feed = "[feed y]\ntemplate = t\nquery = q\nkeyset = id\n";
   Config none = ParseConfig("[database]\nname = x\n" + feed, "f.ini", "/etc/feed");
   EXPECT_TRUE(none.replicas.empty());
@@ -450,22 +441,18 @@ TEST(Config, ReplicasTakeWhatTheyLackFromTheDatabaseSection) {
 
   // The environment: FEED_DB_* reach what a replica takes from [database];
   // FEED_DB_REPLICA_<NAME>_* its own keys.
-  setenv("FEED_DB_NAME", "other", 1);
-  setenv("FEED_DB_REPLICA_EAST_2_HOST", "10.0.0.9", 1);
-  setenv("FEED_DB_REPLICA_EAST_2_PORT", "3310", 1);
-  setenv("FEED_DB_REPLICA_WEST_SOCKET", "/run/w2.sock", 1);
-  Config e = ParseConfig(text, "f.ini", "/etc/feed");
+  ConfigEnvironment env{{{"FEED_DB_NAME", "other"},
+                         {"FEED_DB_REPLICA_EAST_2_HOST", "10.0.0.9"},
+                         {"FEED_DB_REPLICA_EAST_2_PORT", "3310"},
+                         {"FEED_DB_REPLICA_WEST_SOCKET", "/run/w2.sock"}}};
+  Config e = ParseConfig(text, "f.ini", "/etc/feed", env);
   EXPECT_EQ(e.replicas[0].database.socket, "/run/w2.sock");
   EXPECT_EQ(e.replicas[0].database.name, "other");
   EXPECT_EQ(e.replicas[1].database.host, "10.0.0.9");
   EXPECT_EQ(e.replicas[1].database.port, 3310);
   EXPECT_EQ(e.database.host, "primary.lan");
-  setenv("FEED_DB_REPLICA_EAST_2_PORT", "0", 1);
-  EXPECT_NE(ErrorOf(text).find("FEED_DB_REPLICA_EAST_2_PORT"), std::string::npos);
-  for (const char* v : {"FEED_DB_NAME", "FEED_DB_REPLICA_EAST_2_HOST", "FEED_DB_REPLICA_EAST_2_PORT",
-                        "FEED_DB_REPLICA_WEST_SOCKET"}) {
-    unsetenv(v);
-  }
+  env.vars["FEED_DB_REPLICA_EAST_2_PORT"] = "0";
+  EXPECT_NE(ErrorOf(text, env).find("FEED_DB_REPLICA_EAST_2_PORT"), std::string::npos);
 }
 
 TEST(Config, BadReplicaSectionsAreRefusedWithTheirLine) {
@@ -504,7 +491,6 @@ namespace {
 // values load (paths from the config's folder), every mistake is refused
 // at its line.
 TEST(Config, DatabaseTlsAndPluginKeys) {
-  unsetenv("FEED_SECRET");
   testing::TempFolder dir("config-tls-");
   for (const char* f : {"ca.pem", "client.pem", "client-key.pem"}) std::ofstream(dir.path() + "/" + f) << "x";
   std::filesystem::create_directories(dir.path() + "/plugins");

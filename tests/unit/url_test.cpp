@@ -339,5 +339,13 @@ TEST(UrlIsAbsoluteHttp, LengthCountsEncodedCharacters) {
   EXPECT_FALSE(IsAbsoluteHttpUrl("http://doska.example/" + std::string(236, 'a'), 256));
 }
 
+TEST(QueryComponentEncoded, KeepsOnlyUnreservedBytes) {
+  EXPECT_EQ(QueryComponentEncoded("2026-11-01 00:00:00"), "2026-11-01%2000%3A00%3A00");
+  EXPECT_EQ(QueryComponentEncoded("a&b=c+d%"), "a%26b%3Dc%2Bd%25");
+  EXPECT_EQ(QueryComponentEncoded("Az09-_.~"), "Az09-_.~");
+  EXPECT_EQ(QueryComponentEncoded("\xd0\x96"), "%D0%96");  // UTF-8 bytes as they are
+  EXPECT_EQ(QueryComponentEncoded(""), "");
+}
+
 }  // namespace
 }  // namespace feed
