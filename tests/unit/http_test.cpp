@@ -282,6 +282,21 @@ TEST(Response, CutGzipStreamDoesNotDecode) {
   EXPECT_THROW(Gunzip(sink.data), std::runtime_error);
 }
 
+// Every status the program sends has its own reason phrase (RFC 9110 §15):
+// none falls through to "Internal Server Error".
+TEST(Response, EachStatusSentHasItsReasonPhrase) {
+  const std::vector<std::pair<int, std::string>> sent = {
+      {200, "OK"},          {204, "No Content"}, {302, "Found"},
+      {304, "Not Modified"}, {400, "Bad Request"}, {403, "Forbidden"},
+      {404, "Not Found"},    {405, "Method Not Allowed"}, {500, "Internal Server Error"},
+      {503, "Service Unavailable"}};
+  for (const auto& [status, reason] : sent) {
+    ResponseHead h;
+    h.status = status;
+    EXPECT_EQ(h.Serialize(), "Status: " + std::to_string(status) + " " + reason + "\r\n\r\n");
+  }
+}
+
 TEST(Response, ErrorIsOneLineOfPlainText) {
   StringSink sink;
   Response r(sink, true, false);
