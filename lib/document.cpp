@@ -24,7 +24,7 @@ void DocumentFeed::Bind(Database& db) {
 }
 
 std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
-                                      std::string* record_error) const {
+                                      UnixTime now, std::string* record_error) const {
   const FeedConfig& c = feed_.config();
   if (c.since == SinceSource::kParam) {
     auto v = params.Get(c.since_param);
@@ -38,7 +38,7 @@ std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& par
   if (c.since == SinceSource::kRobot) {
     // After the robot's last visit: If-Modified-Since when the request has
     // one (an unreadable one is ignored, as HTTP says), else the record.
-    if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
+    if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since, now)) {
       return FormatSqlDateTime(feed_.zone().FromUnix(*ims));
     }
     // A visit may have been cut where the program could not see it (the
@@ -70,7 +70,7 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, ReplicaSet& servers,
   if (!c.continue_param.empty()) known.push_back(c.continue_param);
   params.RefuseLookalikes(known);
   Start s;
-  s.since = SinceMoment(req, params, servers, &s.record_error);
+  s.since = SinceMoment(req, params, servers, clock.Now(), &s.record_error);
   const int64_t now = NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
   std::optional<ContinueToken> token;
   if (!c.continue_param.empty()) {
@@ -261,7 +261,7 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
     open();
     return RenderPage(walk, start, servers, source, clock, state, *rows, body, report);
   };
-  if (!Respond(req, rep, resp, report)) return;  // a 304 or a HEAD: the robot saw nothing new
+  if (!Respond(req, rep, clock, resp, report)) return;  // a 304 or a HEAD: the robot saw nothing new
 
   // The robot got the whole feed: next time it gets what changed after the
   // snapshot (less the settle margin, for rows still being committed then).

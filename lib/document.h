@@ -109,9 +109,10 @@ class DocumentFeed {
   };
   Start Begin(const Request& req, ReplicaSet& servers, const Clock& clock) const;
   // The since-moment, or "" for none; throws kBadRequest for a malformed
-  // since parameter. `record_error` is set when the robot's record could
-  // not be read from an unreachable primary while replicas can serve.
-  std::string SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
+  // since parameter. `now`: the clock's (for If-Modified-Since).
+  // `record_error` is set when the robot's record could not be read from
+  // an unreachable primary while replicas can serve.
+  std::string SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers, UnixTime now,
                           std::string* record_error) const;
   // The feed whose query and keyset serve a request with this since-moment.
   Feed& Walk(const std::string& since) const { return since.empty() && full_ ? *full_ : feed_; }

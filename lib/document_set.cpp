@@ -336,7 +336,7 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, c
     WriteMaybeGzipped(made.data, gz, body);
     return index_report;
   };
-  Respond(req, rep, resp, report);
+  Respond(req, rep, clock, resp, report);
 }
 
 void DocumentSet::ServePart(const Request& req, const std::string& section, int n, bool gz, ReplicaSet& servers,
@@ -440,7 +440,7 @@ void DocumentSet::ServePart(const Request& req, Feed& f, const PartPlan& plan, c
     if (z) z->Finish();
     return r;
   };
-  Respond(req, rep, resp, report);
+  Respond(req, rep, clock, resp, report);
 }
 
 // The range grew past a limit since it was planned: the rest waits for the

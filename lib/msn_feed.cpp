@@ -357,7 +357,7 @@ void MsnFeed::Serve(const Request& req, ReplicaSet& servers, std::optional<Repli
   if (seen <= now) rep.validators.last_modified = std::max(newest, seen);
   // The rows a sync left out stay in the report after the listing's (Respond).
   rep.write_body = [&](Sink& body) { return RenderListing(std::move(served), now, newest, body); };
-  Respond(req, rep, resp, report);
+  Respond(req, rep, clock, resp, report);
 }
 
 }  // namespace feed

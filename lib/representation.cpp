@@ -11,8 +11,8 @@ void JoinBodyReport(RenderReport body, FeedReport* report) {
   for (std::string& s : items_before) own.skipped_items.push_back(std::move(s));
 }
 
-bool Respond(const Request& req, const Representation& rep, Response& resp, FeedReport* report) {
-  if (rep.validators.Match(req)) {
+bool Respond(const Request& req, const Representation& rep, const Clock& clock, Response& resp, FeedReport* report) {
+  if (rep.validators.Match(req, clock.Now())) {
     resp.NotModified(rep.validators);
     report->complete = true;
     return false;

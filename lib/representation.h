@@ -17,6 +17,7 @@
 
 #include <functional>
 
+#include "clock.h"
 #include "http.h"
 #include "renderer.h"
 #include "run_report.h"
@@ -36,8 +37,8 @@ struct Representation {
 // Answers `req` with `rep` on `resp` (see the file's comment). Returns
 // true when the body was written and the response finished with it (not a
 // 304, not a HEAD). REQUIRES: !resp.started(). Throws what the writers and
-// the response throw.
-bool Respond(const Request& req, const Representation& rep, Response& resp, FeedReport* report);
+// the response throw. `clock`: for If-Modified-Since (Validators::Match).
+bool Respond(const Request& req, const Representation& rep, const Clock& clock, Response& resp, FeedReport* report);
 
 // The body's report into `report`: the body's replaces the report's own,
 // whose rows left out (before the body) are kept after the body's.

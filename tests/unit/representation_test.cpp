@@ -17,6 +17,7 @@ namespace {
 
 // Sun, 01 Nov 2026 09:30:00 GMT
 constexpr UnixTime kChanged = 1793525400;
+const FixedClock kClock(kChanged + 3600);
 
 struct Calls {
   int before_head = 0;
@@ -54,7 +55,7 @@ TEST(Respond, AClientHoldingTheTagGets304AndNothingIsRead) {
   StringSink out;
   Response resp(out, true, false);
   FeedReport report;
-  EXPECT_FALSE(Respond(req, StandIn(&calls), resp, &report));
+  EXPECT_FALSE(Respond(req, StandIn(&calls), kClock, resp, &report));
   EXPECT_EQ(resp.status(), 304);
   EXPECT_EQ(out.data.rfind("Status: 304 Not Modified\r\n", 0), 0u) << out.data;
   EXPECT_NE(out.data.find("ETag: \"abc\"\r\n"), std::string::npos);
@@ -71,7 +72,7 @@ TEST(Respond, IfModifiedSinceAtTheChangeIs304) {
   StringSink out;
   Response resp(out, true, false);
   FeedReport report;
-  EXPECT_FALSE(Respond(req, StandIn(&calls), resp, &report));
+  EXPECT_FALSE(Respond(req, StandIn(&calls), kClock, resp, &report));
   EXPECT_EQ(resp.status(), 304);
   EXPECT_EQ(calls.write_body, 0);
 }
@@ -83,7 +84,7 @@ TEST(Respond, HeadSendsTheHeadAfterTheFirstReadAndNoBody) {
   StringSink out;
   Response resp(out, true, true);
   FeedReport report;
-  EXPECT_FALSE(Respond(req, StandIn(&calls), resp, &report));
+  EXPECT_FALSE(Respond(req, StandIn(&calls), kClock, resp, &report));
   EXPECT_EQ(calls.before_head, 1);
   EXPECT_EQ(calls.write_body, 0);
   EXPECT_EQ(out.data,
@@ -97,7 +98,7 @@ TEST(Respond, GetWritesTheHeadWithTheValidatorsThenTheBody) {
   StringSink out;
   Response resp(out, true, false);
   FeedReport report;
-  EXPECT_TRUE(Respond(Get(), StandIn(&calls), resp, &report));
+  EXPECT_TRUE(Respond(Get(), StandIn(&calls), kClock, resp, &report));
   EXPECT_EQ(calls.before_head, 0);
   EXPECT_EQ(calls.write_body, 1);
   EXPECT_EQ(out.data,
@@ -114,7 +115,7 @@ TEST(Respond, AnEmptyBodyStillGetsItsHead) {
   StringSink out;
   Response resp(out, true, false);
   FeedReport report;
-  EXPECT_TRUE(Respond(Get(), StandIn(&calls, ""), resp, &report));
+  EXPECT_TRUE(Respond(Get(), StandIn(&calls, ""), kClock, resp, &report));
   EXPECT_EQ(out.data.rfind("Status: 200 OK\r\n", 0), 0u);
   EXPECT_EQ(out.data.substr(out.data.size() - 4), "\r\n\r\n");
 }
@@ -126,7 +127,7 @@ TEST(Respond, GzipIsTheResponsesEncoding) {
   StringSink out;
   Response resp(out, true, false);
   FeedReport report;
-  Respond(Get(), rep, resp, &report);
+  Respond(Get(), rep, kClock, resp, &report);
   EXPECT_NE(out.data.find("Content-Encoding: gzip\r\n"), std::string::npos);
   EXPECT_EQ(out.data.find("<rss/>"), std::string::npos) << "the body is compressed";
 }
@@ -139,7 +140,7 @@ TEST(Respond, AFailureBeforeTheFirstByteLeavesTheResponseUnstarted) {
   StringSink out;
   Response resp(out, true, false);
   FeedReport report;
-  EXPECT_THROW(Respond(Get(), rep, resp, &report), FeedError);
+  EXPECT_THROW(Respond(Get(), rep, kClock, resp, &report), FeedError);
   EXPECT_FALSE(resp.started());
   EXPECT_EQ(out.data, "");
   EXPECT_FALSE(report.complete);
