@@ -148,7 +148,7 @@ void Rows::CheckStreamEnded() {
   }
 }
 
-Database::Database(DatabaseConfig config) : config_(std::move(config)) {}
+Database::Database(DatabaseConfig config, const Clock* clock) : config_(std::move(config)), clock_(clock) {}
 Database::~Database() = default;
 
 void Database::Disconnect() {
@@ -200,7 +200,7 @@ sql::Connection* Database::Connection(Session& s, const std::string& charset) {
     if (!config_.plugin_dir.empty()) opts["pluginDir"] = sql::SQLString(config_.plugin_dir);
     sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
     s.conn.reset(driver->connect(opts));
-    s.opened = Now();
+    s.opened = clock_ ? clock_->Now() : SystemClock().Now();
     std::unique_ptr<sql::Statement> st(s.conn->createStatement());
     if (config_.ssl_mode >= SslMode::kRequired && !UsesTls(st.get())) {
       st.reset();

@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "clock.h"
 #include "config.h"
 #include "sql_query.h"
 
@@ -118,7 +119,9 @@ class Rows {
 // each opened on first use, with its own prepared statements.
 class Database {
  public:
-  explicit Database(DatabaseConfig config);
+  // `clock`: what opened() is read from; the system's when none is given.
+  // Not owned; it must outlive the Database.
+  explicit Database(DatabaseConfig config, const Clock* clock = nullptr);
   // The settings it connects with (a second connection: Database(config())).
   const DatabaseConfig& config() const { return config_; }
   ~Database();
@@ -190,7 +193,7 @@ class Database {
   void Unpin();
 
   // When the connection of the [database] charset was opened (UnixTime, by
-  // the system's clock), or nullopt when none is open (the status page).
+  // the Database's clock), or nullopt when none is open (the status page).
   std::optional<int64_t> opened() const;
 
  private:
@@ -214,6 +217,7 @@ class Database {
   std::optional<Refusal> Attempt(const std::function<void(sql::Connection&)>& run);
 
   DatabaseConfig config_;
+  const Clock* clock_;  // nullptr: the system's
   std::map<std::string, Session> sessions_;  // by connection charset
   int pinned_ = 0;
   bool lost_while_pinned_ = false;

@@ -205,7 +205,7 @@ UnixTime Now() { return static_cast<UnixTime>(time(nullptr)); }
 // has no such second, so it reads as :59 (earlier, so an If-Modified-Since
 // never claims more than it saw). Years before 1900 are refused, as RFC
 // 5322 3.3 refuses them. No surrounding whitespace: the caller strips OWS.
-std::optional<UnixTime> ParseHttpDate(std::string_view s) {
+std::optional<UnixTime> ParseHttpDate(std::string_view s, UnixTime at) {
   Cursor c(s);
   int wday = -1, day = 0, month = 0, year = 0, hour = 0, minute = 0, second = 0;
   if (s.size() > 3 && s[3] == ',') {  // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
@@ -230,7 +230,7 @@ std::optional<UnixTime> ParseHttpDate(std::string_view s) {
     // RFC 9110: a two-digit year more than 50 years in the future means the
     // most recent past year with those digits. Take the latest century whose
     // reading is not beyond now + 50 years.
-    const LocalTime now = FromNaiveSeconds(Now());
+    const LocalTime now = FromNaiveSeconds(at);
     const int64_t limit = NaiveSeconds({now.year + 50, now.month, now.day, now.hour, now.minute, now.second});
     const int base = now.year / 100 * 100;
     year = base - 100 + yy;

@@ -35,13 +35,16 @@ std::string FormatSqlDateTime(const LocalTime& t);
 int64_t NaiveSeconds(const LocalTime& t);
 LocalTime FromNaiveSeconds(int64_t s);
 
+// The system's clock: only SystemClock (clock.h) reads it; everything
+// else is given a Clock or a moment.
 UnixTime Now();
 
 // HTTP dates (RFC 9110 5.6.7): parses IMF-fixdate ("Sun, 06 Nov 1994
 // 08:49:37 GMT"), the obsolete RFC 850 form ("Sunday, 06-Nov-94 08:49:37
 // GMT") and asctime ("Sun Nov  6 08:49:37 1994"). std::nullopt for anything
-// else. Formats IMF-fixdate.
-std::optional<UnixTime> ParseHttpDate(std::string_view s);
+// else. `now`: the clock's moment, which places an RFC 850 two-digit year
+// (at most 50 years after it). Formats IMF-fixdate.
+std::optional<UnixTime> ParseHttpDate(std::string_view s, UnixTime now);
 std::string FormatHttpDate(UnixTime t);
 
 // Forms feeds write of a wall time or a UTC instant; the ones in the

@@ -8,6 +8,7 @@
 #include "datetime.h"
 #include "error.h"
 #include "page_ahead.h"
+#include "representation.h"
 #include "stop_point.h"
 
 namespace feed {
@@ -23,7 +24,7 @@ void DocumentFeed::Bind(Database& db) {
 }
 
 std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
-                                      std::string* record_error) const {
+                                      UnixTime now, std::string* record_error) const {
   const FeedConfig& c = feed_.config();
   if (c.since == SinceSource::kParam) {
     auto v = params.Get(c.since_param);
@@ -37,7 +38,7 @@ std::string DocumentFeed::SinceMoment(const Request& req, const QueryParams& par
   if (c.since == SinceSource::kRobot) {
     // After the robot's last visit: If-Modified-Since when the request has
     // one (an unreadable one is ignored, as HTTP says), else the record.
-    if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since)) {
+    if (auto ims = req.if_modified_since.empty() ? std::nullopt : ParseHttpDate(req.if_modified_since, now)) {
       return FormatSqlDateTime(feed_.zone().FromUnix(*ims));
     }
     // A visit may have been cut where the program could not see it (the
@@ -69,7 +70,7 @@ DocumentFeed::Start DocumentFeed::Begin(const Request& req, ReplicaSet& servers,
   if (!c.continue_param.empty()) known.push_back(c.continue_param);
   params.RefuseLookalikes(known);
   Start s;
-  s.since = SinceMoment(req, params, servers, &s.record_error);
+  s.since = SinceMoment(req, params, servers, clock.Now(), &s.record_error);
   const int64_t now = NaiveSeconds(feed_.zone().FromUnix(clock.Now()));
   std::optional<ContinueToken> token;
   if (!c.continue_param.empty()) {
@@ -229,66 +230,38 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
   // continue token follows.
   params["limit"] = static_cast<int64_t>(page ? page + paged : INT32_MAX);
 
-  ResponseHead head;
-  head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
-  head.Add("Vary", "Accept-Encoding");
-  const bool gzip = AcceptsGzip(req.accept_encoding);
+  Representation rep;
+  rep.head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
+  rep.head.Add("Vary", "Accept-Encoding");
+  rep.gzip = AcceptsGzip(req.accept_encoding);
   // A robot's visit counts only when the program sent the whole of it.
   if (c.since == SinceSource::kRobot) resp.SendItself();
   // The entity tag covers everything the body depends on but the moment it
   // was made. A page reached by a continue token serves one robot's run:
   // it has no Last-Modified, so that its state is not recorded page by page.
   const Feed::StateView state =
-      walk.State(db, servers.primary(), params, start.since + '\x1f' + start.token_text + '\x1f', gzip,
+      walk.State(db, servers.primary(), params, start.since + '\x1f' + start.token_text + '\x1f', rep.gzip,
                  start.token_text.empty() ? std::optional(clock.Now()) : std::nullopt);
   if (!state.seen_error.empty()) report->write_errors.push_back(state.seen_error);
-  const Validators& validators = state.validators;
-  if (validators.Match(req)) {
-    resp.NotModified(validators);
-    report->complete = true;
-    return;
-  }
-  head.Add(validators);
+  rep.validators = state.validators;
 
-  std::unique_ptr<ChunkReader> reader = walk.Reader(db, params);
-  KeysetRows rows(*reader, walk.keyset(), start.after, std::nullopt, static_cast<size_t>(c.fetch_rows),
-                  page ? page + 1 : SIZE_MAX);
-  if (req.method == "HEAD") {
-    rows.Next();  // the first chunk, so that a database failure is still a 503
-    resp.Start(head, gzip);
-    resp.Finish();
-    report->complete = true;
-    return;
-  }
-  std::function<std::string(const Position&)> unfit;
-  if (paged) {
-    unfit = [&](const Position& p) { return ContinueTokenCodec::Unfit(start.run_start, p); };
-  }
-  DocumentRenderer renderer(walk.tmpl(), rows, Limits{page, 0}, walk.lastmod_column(), unfit);
-  DocumentValues doc;
-  doc.name = c.name;
-  doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
-  // Never after now: a row stamped ahead (a board's clock ahead) says now.
-  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(std::min(*state.newest, clock.Now())))
-                             : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
-  StartingSink body(resp, head, gzip);
-  static_cast<RenderReport&>(*report) =
-      renderer.Segment(body, doc, [&](const RenderReport& r, DocumentValues* d) {
-        if (!paged || !r.more) return;
-        d->more = true;
-        // Rows left out at the start of a page still move it on.
-        // The position this page's rows were read at (asked after them):
-        // the next page is read from no older state. One too large for the
-        // token is left out of it, and the next page is the primary's.
-        d->continue_token =
-            codec_->Encode(ContinueToken{start.run_start, r.has_last ? r.last : start.after, servers.PositionOf(source)},
-                           Binding(start.since));
-        report->continue_token = d->continue_token;
-      });
-  if (!paged) report->more = false;
-  if (!resp.started()) resp.Start(head, gzip);
-  resp.Finish();
-  report->complete = true;
+  // The rows, read once the validators did not answer.
+  std::unique_ptr<ChunkReader> reader;
+  std::optional<KeysetRows> rows;
+  auto open = [&] {
+    reader = walk.Reader(db, params);
+    rows.emplace(*reader, walk.keyset(), start.after, std::nullopt, static_cast<size_t>(c.fetch_rows),
+                 page ? page + 1 : SIZE_MAX);
+  };
+  rep.before_head = [&] {
+    open();
+    rows->Next();  // the first chunk, so that a database failure is still a 503
+  };
+  rep.write_body = [&](Sink& body) {
+    open();
+    return RenderPage(walk, start, servers, source, clock, state, *rows, body, report);
+  };
+  if (!Respond(req, rep, clock, resp, report)) return;  // a 304 or a HEAD: the robot saw nothing new
 
   // The robot got the whole feed: next time it gets what changed after the
   // snapshot (less the settle margin, for rows still being committed then).
@@ -300,6 +273,40 @@ void DocumentFeed::Serve(const Request& req, Start& start, ReplicaSet& servers, 
     RecordVisit(servers.primary(), start.run_start, report);
     if (!report->visit_error.empty()) report->write_errors.push_back("the robot's visit: " + report->visit_error);
   }
+}
+
+RenderReport DocumentFeed::RenderPage(Feed& walk, const Start& start, ReplicaSet& servers,
+                                      const ReplicaSet::Source& source, const Clock& clock,
+                                      const Feed::StateView& state, KeysetRows& rows, Sink& body,
+                                      FeedReport* report) const {
+  const FeedConfig& c = feed_.config();
+  const bool paged = c.page_size > 0;
+  const size_t page = paged ? static_cast<size_t>(c.page_size) : static_cast<size_t>(c.max_items);
+  std::function<std::string(const Position&)> unfit;
+  if (paged) {
+    unfit = [&](const Position& p) { return ContinueTokenCodec::Unfit(start.run_start, p); };
+  }
+  DocumentRenderer renderer(walk.tmpl(), rows, Limits{page, 0}, walk.lastmod_column(), unfit);
+  DocumentValues doc;
+  doc.name = c.name;
+  doc.date = FormatSqlDateTime(FromNaiveSeconds(start.run_start - c.settle_seconds));
+  // Never after now: a row stamped ahead (a board's clock ahead) says now.
+  doc.updated = state.newest ? FormatSqlDateTime(feed_.zone().FromUnix(std::min(*state.newest, clock.Now())))
+                             : FormatSqlDateTime(FromNaiveSeconds(start.run_start));
+  RenderReport r = renderer.Segment(body, doc, [&](const RenderReport& r, DocumentValues* d) {
+    if (!paged || !r.more) return;
+    d->more = true;
+    // Rows left out at the start of a page still move it on.
+    // The position this page's rows were read at (asked after them):
+    // the next page is read from no older state. One too large for the
+    // token is left out of it, and the next page is the primary's.
+    d->continue_token =
+        codec_->Encode(ContinueToken{start.run_start, r.has_last ? r.last : start.after, servers.PositionOf(source)},
+                       Binding(start.since));
+    report->continue_token = d->continue_token;
+  });
+  if (!paged) r.more = false;
+  return r;
 }
 
 }  // namespace feed

@@ -56,23 +56,12 @@
 #include "http.h"
 #include "renderer.h"
 #include "replica_set.h"
+#include "run_report.h"
 #include "state.h"
 
 namespace feed {
 
 class PagesAhead;
-
-// What one response held, for the log and the command line's summary.
-struct FeedReport : RenderReport {
-  std::string continue_token;
-  bool complete = false;                  // the body was written to its end
-  bool visit_recorded = false;            // a robot's visit was recorded
-  std::string visit_error;                // ...or why it could not be
-  std::string read_from;                  // the server the rows came from: "primary" or a replica's name
-  std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
-  bool made_ahead = false;                // the page was made before its request (page_ahead.h)
-  std::vector<std::string> notes;         // what the owner should know (logged): a clock ahead
-};
 
 class DocumentFeed {
  public:
@@ -120,9 +109,10 @@ class DocumentFeed {
   };
   Start Begin(const Request& req, ReplicaSet& servers, const Clock& clock) const;
   // The since-moment, or "" for none; throws kBadRequest for a malformed
-  // since parameter. `record_error` is set when the robot's record could
-  // not be read from an unreachable primary while replicas can serve.
-  std::string SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers,
+  // since parameter. `now`: the clock's (for If-Modified-Since).
+  // `record_error` is set when the robot's record could not be read from
+  // an unreachable primary while replicas can serve.
+  std::string SinceMoment(const Request& req, const QueryParams& params, ReplicaSet& servers, UnixTime now,
                           std::string* record_error) const;
   // The feed whose query and keyset serve a request with this since-moment.
   Feed& Walk(const std::string& since) const { return since.empty() && full_ ? *full_ : feed_; }
@@ -131,6 +121,11 @@ class DocumentFeed {
   }
   void Serve(const Request& req, Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,
              const Clock& clock, Response& resp, FeedReport* report);
+  // The page's document into `body`, from `rows` (the continue token
+  // into `report` when another page follows).
+  RenderReport RenderPage(Feed& walk, const Start& start, ReplicaSet& servers, const ReplicaSet::Source& source,
+                          const Clock& clock, const Feed::StateView& state, KeysetRows& rows, Sink& body,
+                          FeedReport* report) const;
   void RecordVisit(Database& db, int64_t run_start, FeedReport* report) const;
   // What names a page made ahead: the walk, the token, the body's encoding.
   std::string PageIdentity(const Start& start, bool gzip) const;

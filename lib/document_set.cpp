@@ -13,6 +13,7 @@
 #include "datetime.h"
 #include "error.h"
 #include "folder_lock.h"
+#include "representation.h"
 #include "stop_point.h"
 
 namespace feed {
@@ -24,6 +25,14 @@ const std::vector<Column> kIndexColumns = {
 std::optional<UnixTime> Moment(const std::string& text, const TimeZone& zone) {
   if (auto t = ParseSqlDateTime(text, true)) return zone.ToUnix(*t);
   return std::nullopt;
+}
+
+// `data` into `out`, gzip-encoded when `gz` (a .gz URL).
+void WriteMaybeGzipped(const std::string& data, bool gz, Sink& out) {
+  if (!gz) return out.Write(data);
+  GzipSink z(out);
+  z.Write(data);
+  z.Finish();
 }
 
 // A file being written; a failure says which file and why.
@@ -303,15 +312,16 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, c
   // sitemap's names the home page).
   if (parts.empty()) parts.emplace_back(PartName(sections_[0]->config().name, 1), "");
   report->read_from = from_replica ? *from_replica->name : "primary";
-  StringSink body;
-  static_cast<RenderReport&>(*report) = RenderIndex(parts, body);
+  StringSink made;
+  const RenderReport index_report = RenderIndex(parts, made);
   // The index is small and made whole: its tag is its own bytes, and its
   // Last-Modified the newest part's lastmod or, when later, the moment
   // these bytes were first seen (a part that lost its newest row makes
   // the newest lastmod go back).
   const bool gzip = gz || AcceptsGzip(req.accept_encoding);
-  Validators v;
-  v.etag = "\"" + Hex64(SipHash24(0x696e646578, gzip + 2 * gz, body.data)) + "\"";
+  Representation rep;
+  Validators& v = rep.validators;
+  v.etag = "\"" + Hex64(SipHash24(0x696e646578, gzip + 2 * gz, made.data)) + "\"";
   const int64_t now = clock.Now();
   if (from_replica) {
     // Without the primary the moment these bytes were first seen is not
@@ -320,29 +330,18 @@ void DocumentSet::ServeIndex(const Request& req, bool gz, ReplicaSet& servers, c
     if (auto m = Moment(newest, sections_[0]->zone())) v.last_modified = std::min(*m, now);
   } else if (const int64_t first_seen = StateStore(servers.primary())
                                             .StateSeen(config_.name, "index",
-                                                       Hex64(SipHash24(0x696e646578, 0, body.data)), now);
+                                                       Hex64(SipHash24(0x696e646578, 0, made.data)), now);
              first_seen <= now) {
     v.last_modified = std::min(std::max(Moment(newest, sections_[0]->zone()).value_or(first_seen), first_seen), now);
   }
-  if (v.Match(req)) {
-    resp.NotModified(v);
-    report->complete = true;
-    return;
-  }
-  ResponseHead head;
-  head.Add("Content-Type", gz ? "application/gzip" : "text/xml; charset=UTF-8");
-  if (!gz) head.Add("Vary", "Accept-Encoding");
-  head.Add(v);
-  resp.Start(head, gzip && !gz);
-  if (gz) {
-    GzipSink z(resp);
-    z.Write(body.data);
-    z.Finish();
-  } else {
-    resp.Write(body.data);
-  }
-  resp.Finish();
-  report->complete = true;
+  rep.head.Add("Content-Type", gz ? "application/gzip" : "text/xml; charset=UTF-8");
+  if (!gz) rep.head.Add("Vary", "Accept-Encoding");
+  rep.gzip = gzip && !gz;
+  rep.write_body = [&](Sink& body) {
+    WriteMaybeGzipped(made.data, gz, body);
+    return index_report;
+  };
+  Respond(req, rep, clock, resp, report);
 }
 
 void DocumentSet::ServePart(const Request& req, const std::string& section, int n, bool gz, ReplicaSet& servers,
@@ -416,52 +415,53 @@ void DocumentSet::ServePart(const Request& req, Feed& f, const PartPlan& plan, c
   f.keyset().BindUntil(part->until ? *part->until : f.keyset().Last(), &params);
   params["limit"] = static_cast<int64_t>(f.config().max_items);
   const bool gzip = gz || AcceptsGzip(req.accept_encoding);
-  const Validators v = f.State(db, servers.primary(), params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""),
-                               gzip, clock.Now())
-                           .validators;
-  if (v.Match(req)) {
-    resp.NotModified(v);
-    report->complete = true;
-    return;
-  }
-  ResponseHead head;
-  head.Add("Content-Type", gz ? std::string("application/gzip")
-                              : f.config().content_type + "; charset=" + CharsetName(f.config().encoding));
-  if (!gz) head.Add("Vary", "Accept-Encoding");
-  head.Add(v);
+  Representation rep;
+  rep.validators = f.State(db, servers.primary(), params, "part " + Keyset::Format(part->after) + (gz ? " gz" : ""),
+                           gzip, clock.Now())
+                       .validators;
+  rep.head.Add("Content-Type", gz ? std::string("application/gzip")
+                                  : f.config().content_type + "; charset=" + CharsetName(f.config().encoding));
+  if (!gz) rep.head.Add("Vary", "Accept-Encoding");
+  rep.gzip = gzip && !gz;
 
-  std::unique_ptr<ChunkReader> reader = f.Reader(db, params);
-  KeysetRows rows(*reader, f.keyset(), part->after, part->until, static_cast<size_t>(f.config().fetch_rows));
-  if (req.method == "HEAD") {
-    rows.Next();  // the first chunk, so that a database failure is still a 503
-    resp.Start(head, gzip && !gz);
-    resp.Finish();
-    report->complete = true;
-    return;
+  // The rows, read once the validators did not answer.
+  std::unique_ptr<ChunkReader> reader;
+  std::optional<KeysetRows> rows;
+  auto open = [&] {
+    reader = f.Reader(db, params);
+    rows.emplace(*reader, f.keyset(), part->after, part->until, static_cast<size_t>(f.config().fetch_rows));
+  };
+  rep.before_head = [&] {
+    open();
+    rows->Next();  // the first chunk, so that a database failure is still a 503
+  };
+  rep.write_body = [&](Sink& body) {
+    open();
+    DocumentRenderer renderer(f.tmpl(), *rows, PartLimits(f), f.lastmod_column());
+    std::unique_ptr<GzipSink> z;
+    if (gz) z = std::make_unique<GzipSink>(body);
+    RenderReport r = renderer.Segment(z ? static_cast<Sink&>(*z) : body, DocumentValues{});
+    if (r.more) SplitLater(f, plan, n, servers, source, &r);
+    if (z) z->Finish();
+    return r;
+  };
+  Respond(req, rep, clock, resp, report);
+}
+
+// The range grew past a limit since it was planned: the rest waits for the
+// next plan (made with the next index), which splits the part.
+void DocumentSet::SplitLater(const Feed& f, const PartPlan& plan, int n, ReplicaSet& servers,
+                             const ReplicaSet::Source& source, RenderReport* report) {
+  report->Skip("part " + std::to_string(n) + " of " + f.config().name +
+               " reached its limit; the rows after it come in a new part when the index is made again");
+  try {
+    StateStore(servers.primary())
+        .SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts, plan.at}, plan_positions_);
+  } catch (const FeedError& e) {
+    // The primary is away: the part is served; the split waits for the
+    // next refresh.
+    if (e.kind() != ErrorKind::kUnavailable || source.replica < 0) throw;
   }
-  DocumentRenderer renderer(f.tmpl(), rows, PartLimits(f), f.lastmod_column());
-  StartingSink body(resp, head, gzip && !gz);
-  std::unique_ptr<GzipSink> z;
-  if (gz) z = std::make_unique<GzipSink>(body);
-  static_cast<RenderReport&>(*report) = renderer.Segment(z ? static_cast<Sink&>(*z) : body, DocumentValues{});
-  if (report->more) {
-    // The range grew past a limit since it was planned: the rest waits for
-    // the next plan (made with the next index), which splits the part.
-    report->Skip("part " + std::to_string(n) + " of " + f.config().name +
-                 " reached its limit; the rows after it come in a new part when the index is made again");
-    try {
-      StateStore(servers.primary())
-          .SavePlan(f.config().name, PartPlan{plan.identity, 0, plan.parts, plan.at}, plan_positions_);
-    } catch (const FeedError& e) {
-      // The primary is away: the part is served; the split waits for the
-      // next refresh.
-      if (e.kind() != ErrorKind::kUnavailable || source.replica < 0) throw;
-    }
-  }
-  if (z) z->Finish();
-  if (!resp.started()) resp.Start(head, gzip && !gz);
-  resp.Finish();
-  report->complete = true;
 }
 
 WriteReport DocumentSet::Write(ReplicaSet& servers, const Clock& clock, const std::string& dir_given,

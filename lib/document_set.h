@@ -108,6 +108,10 @@ class DocumentSet {
   ReplicaSet::Source PlanFromReplica(ReplicaSet& servers, size_t section, PartPlan* plan);
   void ServePart(const Request& req, Feed& f, const PartPlan& plan, const PartRange& part, bool gz, ReplicaSet& servers,
                  const ReplicaSet::Source& source, const Clock& clock, Response& resp, FeedReport* report);
+  // Saves the plan as due (planned at 0), so that the next index splits
+  // part `n`, which reached its limits; notes it in `report`.
+  void SplitLater(const Feed& f, const PartPlan& plan, int n, ReplicaSet& servers, const ReplicaSet::Source& source,
+                  RenderReport* report);
   WriteReport Write(Database& db, const Clock& clock, const std::string& dir,
                     const std::function<void(size_t rows)>& progress);
 

@@ -43,6 +43,8 @@ const char* HttpReason(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 204:
+      return "No Content";
     case 302:
       return "Found";
     case 304:

@@ -171,7 +171,25 @@ Feed::Feed(const FeedConfig& config, const Config& site, const std::string& temp
 
 void Feed::Bind(Database& db, const std::vector<std::string>& engine_fields) {
   if (bound_) return;
-  std::vector<Column> cols = db.Describe(query_);
+  BindColumns(db.Describe(query_), engine_fields);
+  if (state_query_) {
+    db.Describe(*state_query_);
+    StateStore(db).CheckSeen();
+  }
+  child_columns_.clear();
+  for (size_t c = 0; c < child_queries_.size(); ++c) {
+    std::vector<Column> cc = db.Describe(child_queries_[c]);
+    if (std::none_of(cc.begin(), cc.end(), [](const Column& x) { return x.name == "parent"; })) {
+      throw ConfigError(child_queries_[c].file + ": a child query returns a column named parent (the parent's " +
+                        config_.keyset[0] + ")");
+    }
+    template_.BindChildColumns(child_configs_[c].name, cc, child_queries_[c].file);
+    child_columns_.push_back(std::move(cc));
+  }
+  bound_ = true;
+}
+
+void Feed::BindColumns(std::vector<Column> cols, const std::vector<std::string>& engine_fields) {
   std::vector<Column> bound = cols;
   for (const std::string& name : engine_fields) {
     for (const Column& c : cols) {
@@ -194,22 +212,7 @@ void Feed::Bind(Database& db, const std::vector<std::string>& engine_fields) {
                         "' must be a DATETIME column of the query");
     }
   }
-  if (state_query_) {
-    db.Describe(*state_query_);
-    StateStore(db).CheckSeen();
-  }
-  child_columns_.clear();
-  for (size_t c = 0; c < child_queries_.size(); ++c) {
-    std::vector<Column> cc = db.Describe(child_queries_[c]);
-    if (std::none_of(cc.begin(), cc.end(), [](const Column& x) { return x.name == "parent"; })) {
-      throw ConfigError(child_queries_[c].file + ": a child query returns a column named parent (the parent's " +
-                        config_.keyset[0] + ")");
-    }
-    template_.BindChildColumns(child_configs_[c].name, cc, child_queries_[c].file);
-    child_columns_.push_back(std::move(cc));
-  }
   columns_ = std::move(cols);
-  bound_ = true;
 }
 
 SqlParams Feed::RunParams(const std::string& since, const std::string& now) const {

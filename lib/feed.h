@@ -72,6 +72,12 @@ class Feed {
   // followed by these (see Template::RenderRow), and the query must not
   // return columns of those names.
   void Bind(Database& db, const std::vector<std::string>& engine_fields = {});
+  // The part of Bind that needs no database: the template, keyset and
+  // lastmod field bound to the query's result columns `cols` (what Bind
+  // reads from the database; a test's MemoryChunks columns). Throws
+  // kConfig as Bind does. Bind's checks of the state and child queries
+  // are not made, and the feed is not marked bound.
+  void BindColumns(std::vector<Column> cols, const std::vector<std::string>& engine_fields = {});
   // The query's result columns (after Bind).
   const std::vector<Column>& columns() const { return columns_; }
   // The rows' SQL, and each child query's with its config, in the

@@ -216,10 +216,10 @@ bool NoneMatchHits(std::string_view inm, std::string_view etag) {
   return std::any_of(list->tags.begin(), list->tags.end(), [&](const EntityTag& t) { return WeakMatch(t, *current); });
 }
 
-bool Validators::Match(const Request& req) const {
+bool Validators::Match(const Request& req, UnixTime now) const {
   if (!req.if_none_match.empty()) return NoneMatchHits(req.if_none_match, etag);
   if (req.if_modified_since.empty() || !last_modified) return false;
-  auto ims = ParseHttpDate(req.if_modified_since);
+  auto ims = ParseHttpDate(req.if_modified_since, now);
   return ims && *last_modified <= *ims;
 }
 

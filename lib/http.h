@@ -102,8 +102,8 @@ struct Validators {
   // True when the client holds the current representation: If-None-Match
   // when the request has one (If-Modified-Since is then ignored, RFC 9110
   // §13.1.3), else If-Modified-Since (a date that does not parse is
-  // ignored).
-  bool Match(const Request& req) const;
+  // ignored; `now`, the clock's, places a two-digit year, ParseHttpDate).
+  bool Match(const Request& req, UnixTime now) const;
 };
 
 // The head of a response; written as CGI headers ("Status: 200 OK").

@@ -7,6 +7,7 @@
 #include "continue_token.h"
 #include "error.h"
 #include "renderer.h"
+#include "representation.h"
 #include "state.h"
 #include "stop_point.h"
 
@@ -349,38 +350,19 @@ void MsnFeed::Serve(const Request& req, ReplicaSet& servers, std::optional<Repli
     if (req.method == "GET") store.MarkListed(listed_ids);
   }
 
-  ResponseHead head;
-  head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
-  head.Add("Vary", "Accept-Encoding");
-  const bool gzip = AcceptsGzip(req.accept_encoding);
-  Validators validators;
+  Representation rep;
+  rep.head.Add("Content-Type", c.content_type + "; charset=" + CharsetName(c.encoding));
+  rep.head.Add("Vary", "Accept-Encoding");
+  rep.gzip = AcceptsGzip(req.accept_encoding);
   const uint64_t tag = SipHash24(feed_.identity(), feed_.identity() ^ 0x5bd1e995, state_text);
-  validators.etag = EntityTag{false, Hex64(tag) + (gzip ? "-gz" : "")}.ToString();
+  rep.validators.etag = EntityTag{false, Hex64(tag) + (rep.gzip ? "-gz" : "")}.ToString();
   // Last-Modified moves with every change of the listing, an item that left
   // the window or the state included (StateStore::StateSeen).
   const int64_t seen = StateStore(state_db_).StateSeen(c.name, "items", Hex64(tag), now);
-  if (seen <= now) validators.last_modified = std::max(newest, seen);
-  if (validators.Match(req)) {
-    resp.NotModified(validators);
-    report->complete = true;
-    return;
-  }
-  head.Add(validators);
-  if (req.method == "HEAD") {
-    resp.Start(head, gzip);
-    resp.Finish();
-    report->complete = true;
-    return;
-  }
-  StartingSink body(resp, head, gzip);
-  const size_t skipped_sync = report->skipped;
-  std::vector<std::string> sync_items = std::move(report->skipped_items);
-  static_cast<RenderReport&>(*report) = RenderListing(std::move(served), now, newest, body);
-  report->skipped += skipped_sync;
-  for (std::string& s : sync_items) report->skipped_items.push_back(std::move(s));
-  if (!resp.started()) resp.Start(head, gzip);
-  resp.Finish();
-  report->complete = true;
+  if (seen <= now) rep.validators.last_modified = std::max(newest, seen);
+  // The rows a sync left out stay in the report after the listing's (Respond).
+  rep.write_body = [&](Sink& body) { return RenderListing(std::move(served), now, newest, body); };
+  Respond(req, rep, clock, resp, report);
 }
 
 }  // namespace feed

@@ -30,8 +30,8 @@
 #include <optional>
 #include <string>
 
-#include "document.h"
 #include "http.h"
+#include "run_report.h"
 #include "spool.h"
 
 namespace feed {

@@ -63,10 +63,10 @@ ReplicaSet::ReplicaSet(const Config& config, const Clock& clock)
     : clock_(clock),
       wait_seconds_(config.database.replica_wait),
       check_seconds_(config.database.replica_check),
-      primary_("primary", config.database) {
+      primary_("primary", config.database, clock) {
   primary_.status.name = "primary";
   for (const ReplicaConfig& r : config.replicas) {
-    replicas_.push_back(std::make_unique<Server>(r.name, r.database));
+    replicas_.push_back(std::make_unique<Server>(r.name, r.database, clock));
     replicas_.back()->status.name = r.name;
   }
 }

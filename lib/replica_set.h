@@ -132,7 +132,8 @@ class ReplicaSet {
 
  private:
   struct Server {
-    Server(std::string n, const DatabaseConfig& c) : name(std::move(n)), rows(c), control(c) {}
+    Server(std::string n, const DatabaseConfig& c, const Clock& clock)
+        : name(std::move(n)), rows(c, &clock), control(c, &clock) {}
     std::string name;
     Database rows;     // the feeds' queries
     Database control;  // health, positions, waits: never busy with a streamed result

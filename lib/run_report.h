@@ -17,10 +17,24 @@
 
 #include "database.h"
 #include "datetime.h"
-#include "document.h"
 #include "http.h"
+#include "renderer.h"
 
 namespace feed {
+
+// What one response of a feed held (DocumentFeed, DocumentSet, MsnFeed,
+// filled in by Respond, representation.h), for the log, the command line's
+// summary and the run report made from it.
+struct FeedReport : RenderReport {
+  std::string continue_token;
+  bool complete = false;                  // the body was written to its end
+  bool visit_recorded = false;            // a robot's visit was recorded
+  std::string visit_error;                // ...or why it could not be
+  std::string read_from;                  // the server the rows came from: "primary" or a replica's name
+  std::vector<std::string> write_errors;  // writes the primary did not take (logged, counted)
+  bool made_ahead = false;                // the page was made before its request (page_ahead.h)
+  std::vector<std::string> notes;         // what the owner should know (logged): a clock ahead
+};
 
 struct RunReport {
   std::string feed;                  // the [feed NAME] or [set NAME] that answered

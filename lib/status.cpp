@@ -285,8 +285,9 @@ StatusSnapshot StatusPage::Snapshot(Database& db, const Clock& clock, const Repl
   } catch (const FeedError& e) {
     s.db_error = e.what();
   }
-  // The connection's age is the system's business, not the injected clock's.
-  if (auto opened = db.opened()) s.connection_age = Now() - *opened;
+  // Both moments from the clock given (ReplicaSet gives its Databases the
+  // App's); never below 0 (a clock stepped back).
+  if (auto opened = db.opened()) s.connection_age = std::max<int64_t>(0, clock.Now() - *opened);
   if (!s.db_reachable) return s;  // each read would wait for the database in turn
   try {
     for (StatusFeed& f : s.feeds) f.responses = RunReportStore(db).Recent(f.name, config_.status.reports);

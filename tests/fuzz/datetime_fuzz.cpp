@@ -52,11 +52,15 @@ void CheckSql(std::string_view s) {
   }
 }
 
+// The clock the RFC 850 two-digit years are read against (Wed, 01 Jul
+// 2026 09:00:00 GMT): fixed, so that a crash replays the same.
+constexpr feed::UnixTime kFuzzNow = 1782896400;
+
 void CheckHttp(std::string_view s) {
-  auto t = ParseHttpDate(s);
+  auto t = ParseHttpDate(s, kFuzzNow);
   if (!t) return;
   const std::string imf = FormatHttpDate(*t);
-  Check(ParseHttpDate(imf) == t);
+  Check(ParseHttpDate(imf, kFuzzNow) == t);
   if (s.size() > 3 && s[3] == ',') {
     // IMF-fixdate formats back exactly, but for a leap second, read as :59.
     std::string expect(s);

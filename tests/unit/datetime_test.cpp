@@ -340,22 +340,33 @@ TEST(ParseHttpDate, AcceptsTheThreeForms) {
   };
   for (const auto& [text, want] : cases) {
     SCOPED_TRACE(text);
-    auto t = ParseHttpDate(text);
+    auto t = ParseHttpDate(text, kKievSummer);
     ASSERT_TRUE(t.has_value());
     EXPECT_EQ(*t, want);
   }
 }
 
 TEST(ParseHttpDate, Rfc850CenturyIsAtMostFiftyYearsAhead) {
-  const int year = FromNaiveSeconds(Now()).year;
+  const UnixTime now = kKievSummer;  // 2026
+  const int year = 2026;
   // Ten years ahead stays ahead; the same digits sixty years ahead mean forty
   // years ago. (The weekday must match the reading, so each string names one.)
   for (int want_year : {year + 10, year - 40, year - 49, year + 49}) {
     const UnixTime want = NaiveSeconds({want_year, 1, 1, 12, 0, 0});
     const std::string text = AsRfc850(want);
     SCOPED_TRACE(text);
-    EXPECT_EQ(ParseHttpDate(text), want);
+    EXPECT_EQ(ParseHttpDate(text, now), want);
   }
+}
+
+// The century follows the clock given, not the system's: "94" is 1994 in
+// 2026, and 2094 once the clock says 2060.
+TEST(ParseHttpDate, Rfc850CenturyFollowsTheGivenClock) {
+  const std::string text = "Sunday, 06-Nov-94 08:49:37 GMT";
+  EXPECT_EQ(ParseHttpDate(text, kKievSummer), 784111777);
+  const UnixTime in_2060 = NaiveSeconds({2060, 1, 1, 0, 0, 0});
+  EXPECT_EQ(ParseHttpDate("Saturday, 06-Nov-94 08:49:37 GMT", in_2060), NaiveSeconds({2094, 11, 6, 8, 49, 37}));
+  EXPECT_EQ(ParseHttpDate(text, in_2060), std::nullopt) << "6 Nov 2094 is a Saturday";
 }
 
 TEST(ParseHttpDate, RejectsInvalid) {
@@ -422,7 +433,7 @@ TEST(ParseHttpDate, RejectsInvalid) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(testing::PrintToString(c));
-    EXPECT_FALSE(ParseHttpDate(c).has_value());
+    EXPECT_FALSE(ParseHttpDate(c, kKievSummer).has_value());
   }
 }
 
@@ -432,17 +443,18 @@ TEST(HttpDate, FormatsImfFixdateAndRoundTrips) {
   EXPECT_EQ(FormatHttpDate(-1), "Wed, 31 Dec 1969 23:59:59 GMT");
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<int64_t> any(-2208988800, 253402300799);
-  const int year = FromNaiveSeconds(Now()).year;
+  const UnixTime now = kKievSummer;
+  const int year = 2026;
   const int64_t rfc850_lo = NaiveSeconds({year - 49, 1, 1, 0, 0, 0});
   const int64_t rfc850_hi = NaiveSeconds({year + 49, 1, 1, 0, 0, 0});
   for (int i = 0; i < 20000; ++i) {
     const UnixTime t = any(rng);
     const std::string imf = FormatHttpDate(t);
-    ASSERT_EQ(ParseHttpDate(imf), t) << imf;
-    ASSERT_EQ(ParseHttpDate(AsAsctime(t)), t) << AsAsctime(t);
+    ASSERT_EQ(ParseHttpDate(imf, now), t) << imf;
+    ASSERT_EQ(ParseHttpDate(AsAsctime(t), now), t) << AsAsctime(t);
     const int64_t span = rfc850_hi - rfc850_lo;
     const UnixTime near = rfc850_lo + (t % span + span) % span;
-    ASSERT_EQ(ParseHttpDate(AsRfc850(near)), near) << AsRfc850(near);
+    ASSERT_EQ(ParseHttpDate(AsRfc850(near), now), near) << AsRfc850(near);
   }
 }
 

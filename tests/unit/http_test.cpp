@@ -210,7 +210,7 @@ TEST(Http, IfNoneMatchWinsOverIfModifiedSince) {
     Request r;
     r.if_none_match = inm;
     r.if_modified_since = ims;
-    return v.Match(r);
+    return v.Match(r, 1764547200 + 86400 * 30);  // the clock: a month later
   };
   EXPECT_TRUE(ask("\"abc\"", ""));
   EXPECT_TRUE(ask("", "Mon, 01 Dec 2025 00:00:00 GMT"));
@@ -281,6 +281,21 @@ TEST(Response, CutGzipStreamDoesNotDecode) {
     // No Finish(): a feed that failed midway.
   }
   EXPECT_THROW(testing::ZlibGunzip(sink.data), std::runtime_error);
+}
+
+// Every status the program sends has its own reason phrase (RFC 9110 §15):
+// none falls through to "Internal Server Error".
+TEST(Response, EachStatusSentHasItsReasonPhrase) {
+  const std::vector<std::pair<int, std::string>> sent = {
+      {200, "OK"},          {204, "No Content"}, {302, "Found"},
+      {304, "Not Modified"}, {400, "Bad Request"}, {403, "Forbidden"},
+      {404, "Not Found"},    {405, "Method Not Allowed"}, {500, "Internal Server Error"},
+      {503, "Service Unavailable"}};
+  for (const auto& [status, reason] : sent) {
+    ResponseHead h;
+    h.status = status;
+    EXPECT_EQ(h.Serialize(), "Status: " + std::to_string(status) + " " + reason + "\r\n\r\n");
+  }
 }
 
 TEST(Response, ErrorIsOneLineOfPlainText) {
