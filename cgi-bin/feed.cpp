@@ -502,7 +502,15 @@ int main(int argc, char** argv) {
     }
     // A mapping error is reported once, at start; a database that is down
     // now is checked again on the first request.
-    app.CheckSpool();
+    // A spool folder with no room now (full, over its quota, read-only) is
+    // not a reason to stop: what needs it answers 503 until the room
+    // returns.
+    try {
+      app.CheckSpool();
+    } catch (const feed::FeedError& e) {
+      if (e.kind() != feed::ErrorKind::kFull) throw;
+      std::fprintf(stderr, "feed.fcgi: %s (will retry per request)\n", e.what());
+    }
     try {
       app.CheckDatabase();
     } catch (const feed::FeedError& e) {
