@@ -71,7 +71,14 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 all: $(BIN)
 
 # Everything tests/run.sh runs, in $(BUILD) (build/sanitize with SANITIZE=1).
-binaries: $(BUILD)/feed.fcgi $(BUILD)/unit_tests $(BUILD)/integration_tests $(BUILD)/e2e_tests
+binaries: $(BUILD)/feed.fcgi $(BUILD)/unit_tests $(BUILD)/integration_tests $(BUILD)/e2e_tests build/quota_shim.so
+
+# The disk tests' quota on a folder (EDQUOT), preloaded into feed.fcgi
+# where no kernel quota can be had (tests/support/quota_shim.c). Always
+# plain (no sanitizer: it comes before any runtime), in build/.
+build/quota_shim.so: tests/support/quota_shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 
 # The libFuzzer targets, build/fuzz/<name>_fuzz.
 fuzzers: $(FUZZ_BIN)

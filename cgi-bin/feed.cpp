@@ -48,18 +48,27 @@ int ServeCgi(feed::App& app) {
   return 0;
 }
 
+// Runs `check`; an error of `kind` is logged and left to each request.
+template <typename Check>
+void RetryLaterOn(feed::ErrorKind kind, Check&& check) {
+  try {
+    check();
+  } catch (const feed::FeedError& e) {
+    if (e.kind() != kind) throw;
+    std::fprintf(stderr, "feed.fcgi: %s (will retry per request)\n", e.what());
+  }
+}
+
 // Serves requests. A mapping error is reported once, at start; a database
 // that is down now is checked again on the first request.
 int Serve(const feed::CommandContext& context) {
   try {
     feed::App app(feed::LoadConfig(context.config_file), context.clock);
-    app.CheckSpool();
-    try {
-      app.CheckDatabase();
-    } catch (const feed::FeedError& e) {
-      if (e.kind() != feed::ErrorKind::kUnavailable) throw;
-      std::fprintf(stderr, "feed.fcgi: %s (will retry per request)\n", e.what());
-    }
+    // A spool folder with no room now (full, over its quota, read-only)
+    // or a database down is not a reason to stop: what needs it answers
+    // 503 until it returns.
+    RetryLaterOn(feed::ErrorKind::kFull, [&] { app.CheckSpool(); });
+    RetryLaterOn(feed::ErrorKind::kUnavailable, [&] { app.CheckDatabase(); });
     return FCGX_IsCGI() ? ServeCgi(app) : ServeFastCgi(app);
   } catch (const feed::FeedError& e) {
     std::fprintf(stderr, "feed.fcgi: %s\n", e.what());

@@ -50,9 +50,9 @@ class App {
   // tables; the spool folder.
   CheckReport Check(const CheckOptions& options);
 
-  // Checks that the spool folder takes files; throws kConfig.
   // The spool folder, and redirect_dir with hand_off = redirect, take
-  // files: throws FeedError(kConfig) otherwise.
+  // files: throws FeedError(kConfig) otherwise, kFull when the spool
+  // folder has no room now (SpoolDir::Check: no reason to stop).
   void CheckSpool();
 
   // Answers one request on `out`, CGI-style head first. Returns the status

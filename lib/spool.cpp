@@ -63,6 +63,9 @@ void SpoolDir::Check() {
   try {
     probe.Write("x");
   } catch (const FeedError& e) {
+    // No room is not a mistake to fix in the config: it passes (the host
+    // frees space, a quota is raised) and the caller goes on without it.
+    if (e.kind() == ErrorKind::kFull) throw;
     throw ConfigError(std::string(e.what()) +
                       " (the spool folder, [server] spool_dir: make it writable by the web server's user)");
   }

@@ -47,7 +47,9 @@ class SpoolDir {
 
   // Throws FeedError(kConfig) when no file can be made in the folder (made
   // when missing), so that the mistake shows at start, not on the first
-  // large response.
+  // large response; kFull (FileError) when it is for want of room (full,
+  // over a quota, read-only), which is no mistake: the program starts and
+  // answers 503 for what needs the folder until the room returns.
   void Check();
 
   const std::string& path() const { return dir_; }
