@@ -179,14 +179,7 @@ std::vector<std::string> KievDates(const std::vector<std::string>& local, const 
 
 std::string KievDate(const std::string& local, const std::string& format) { return KievDates({local}, format)[0]; }
 
-std::string KievNow() {
-  const std::string dir = TempDir("now");
-  Shell("TZ=Europe/Kiev date '+%F %T' >'" + dir + "/out'");
-  std::string s = Slurp(dir + "/out");
-  Shell("rm -rf '" + dir + "'");
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
-}
+std::string KievNow() { return KievDate("now", "%F %T"); }
 
 void StopDatabase() {
   if (Shell("'" + Env("FEED_TEST_ROOT") + "/tests/harness/mariadb.sh' stop '" + Env("FEED_TEST_DB_DIR") +

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "error.h"
+#include "refusal.h"
 #include "temp_folder.h"
 
 namespace feed {
@@ -41,18 +42,9 @@ class DocumentFeedWithoutDatabase : public ::testing::Test {
   FeedError Refusal(const std::string& query_string) {
     Request req;
     req.query_string = query_string;
-    StringSink out;
-    Response resp(out, true, false);
-    FeedReport report;
-    try {
-      document_->Serve(req, *servers_, clock_, resp, &report);
-    } catch (const FeedError& e) {
-      EXPECT_FALSE(resp.started());
-      EXPECT_EQ(out.data, "");
-      return e;
-    }
-    ADD_FAILURE() << "served " << query_string;
-    return InternalError("served");
+    return testing::Refusal(req, [&](const Request& r, Response& resp, FeedReport* report) {
+      document_->Serve(r, *servers_, clock_, resp, report);
+    });
   }
 
   testing::TempFolder folder_{"feed-document-"};

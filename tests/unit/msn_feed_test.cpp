@@ -10,6 +10,7 @@
 #include <string>
 
 #include "error.h"
+#include "refusal.h"
 #include "temp_folder.h"
 
 namespace feed {
@@ -39,18 +40,9 @@ class MsnFeedWithoutDatabase : public ::testing::Test {
     Request req;
     req.path_info = "/msn";
     req.query_string = query_string;
-    StringSink out;
-    Response resp(out, true, false);
-    FeedReport report;
-    try {
-      msn_->Serve(req, *servers_, clock_, resp, &report);
-    } catch (const FeedError& e) {
-      EXPECT_FALSE(resp.started());
-      EXPECT_EQ(out.data, "");
-      return e;
-    }
-    ADD_FAILURE() << "served " << query_string;
-    return InternalError("served");
+    return testing::Refusal(req, [&](const Request& r, Response& resp, FeedReport* report) {
+      msn_->Serve(r, *servers_, clock_, resp, report);
+    });
   }
 
   testing::TempFolder folder_{"feed-msn-"};
